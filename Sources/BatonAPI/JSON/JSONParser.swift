@@ -1,0 +1,377 @@
+import struct Foundation.Data
+
+extension JSONValue {
+    /// Parses one JSON text (RFC 8259) from UTF-8 bytes. Whitespace may surround the value;
+    /// anything else after it is an error. Integers that fit in `Int` stay integers.
+    public init(parsing bytes: some Collection<UInt8>) throws(JSONParseError) {
+        let result: Result<JSONValue, JSONParseError>? = bytes.withContiguousStorageIfAvailable { buffer in
+            JSONParser.parse(UnsafeRawBufferPointer(buffer))
+        }
+        if let result {
+            self = try result.get()
+        } else {
+            let copy = Array(bytes)
+            self = try copy.withUnsafeBytes { JSONParser.parse($0) }.get()
+        }
+    }
+
+    /// Parses one JSON text from `Data`.
+    public init(parsing data: Data) throws(JSONParseError) {
+        self = try data.withUnsafeBytes { JSONParser.parse($0) }.get()
+    }
+
+    /// Parses one JSON text from a string.
+    public init(parsing text: String) throws(JSONParseError) {
+        var text = text
+        self = try text.withUTF8 { JSONParser.parse(UnsafeRawBufferPointer($0)) }.get()
+    }
+}
+
+/// A recursive-descent parser straight over UTF-8 bytes.
+struct JSONParser: ~Copyable {
+    /// Deeper nesting is an error rather than a stack overflow.
+    static let maximumDepth = 512
+
+    private let bytes: UnsafeRawBufferPointer
+    private var position = 0
+    private var depth = 0
+    /// Reused buffer for strings with escapes.
+    private var scratch: [UInt8] = []
+
+    private init(bytes: UnsafeRawBufferPointer) {
+        self.bytes = bytes
+    }
+
+    static func parse(_ bytes: UnsafeRawBufferPointer) -> Result<JSONValue, JSONParseError> {
+        var parser = JSONParser(bytes: bytes)
+        do throws(JSONParseError) {
+            parser.skipWhitespace()
+            let value = try parser.parseValue()
+            parser.skipWhitespace()
+            if parser.position < bytes.count {
+                throw parser.error(expected: "end of input")
+            }
+            return .success(value)
+        } catch {
+            return .failure(error)
+        }
+    }
+
+    // MARK: Errors
+
+    private func error(expected: String, at offset: Int? = nil) -> JSONParseError {
+        let offset = offset ?? position
+        return JSONParseError(offset: offset, expected: expected, found: describeByte(at: offset))
+    }
+
+    private func describeByte(at offset: Int) -> String {
+        guard offset < bytes.count else { return "end of input" }
+        let byte = bytes[offset]
+        if byte >= 0x20 && byte < 0x7F { return "'\(Character(Unicode.Scalar(byte)))'" }
+        return "byte 0x" + String(byte, radix: 16, uppercase: true)
+    }
+
+    // MARK: Values
+
+    @inline(__always)
+    private mutating func skipWhitespace() {
+        while position < bytes.count {
+            switch bytes[position] {
+            case 0x20, 0x0A, 0x0D, 0x09: position += 1
+            default: return
+            }
+        }
+    }
+
+    private mutating func parseValue() throws(JSONParseError) -> JSONValue {
+        guard position < bytes.count else { throw error(expected: "a value") }
+        switch bytes[position] {
+        case UInt8(ascii: "{"): return try parseObject()
+        case UInt8(ascii: "["): return try parseList()
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"):
+            try expectLiteral("true")
+            return .bool(true)
+        case UInt8(ascii: "f"):
+            try expectLiteral("false")
+            return .bool(false)
+        case UInt8(ascii: "n"):
+            try expectLiteral("null")
+            return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return try parseNumber()
+        default:
+            throw error(expected: "a value")
+        }
+    }
+
+    private mutating func expectLiteral(_ literal: StaticString) throws(JSONParseError) {
+        let count = literal.utf8CodeUnitCount
+        let start = literal.utf8Start
+        for offset in 0..<count {
+            guard position + offset < bytes.count, bytes[position + offset] == start[offset] else {
+                throw error(expected: "'\(literal)'", at: position + offset)
+            }
+        }
+        position += count
+    }
+
+    private mutating func enterNesting() throws(JSONParseError) {
+        depth += 1
+        if depth > Self.maximumDepth {
+            throw error(expected: "at most \(Self.maximumDepth) levels of nesting")
+        }
+    }
+
+    private mutating func parseObject() throws(JSONParseError) -> JSONValue {
+        try enterNesting()
+        position += 1  // {
+        skipWhitespace()
+        var keys: [String] = []
+        var values: [JSONValue] = []
+        if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
+            position += 1
+            depth -= 1
+            return .object(JSONObject())
+        }
+        var hasDuplicate = false
+        while true {
+            guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
+                throw error(expected: "a string key")
+            }
+            let key = try parseString()
+            skipWhitespace()
+            guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
+                throw error(expected: "':'")
+            }
+            position += 1
+            skipWhitespace()
+            let value = try parseValue()
+            if !hasDuplicate && keys.count < JSONObject.indexThreshold && keys.contains(key) {
+                hasDuplicate = true
+            }
+            keys.append(key)
+            values.append(value)
+            skipWhitespace()
+            guard position < bytes.count else { throw error(expected: "',' or '}'") }
+            let byte = bytes[position]
+            position += 1
+            if byte == UInt8(ascii: ",") {
+                skipWhitespace()
+                continue
+            }
+            if byte == UInt8(ascii: "}") { break }
+            throw error(expected: "',' or '}'", at: position - 1)
+        }
+        depth -= 1
+        if hasDuplicate || (keys.count > JSONObject.indexThreshold && Set(keys).count != keys.count) {
+            return .object(JSONObject(zip(keys, values)))
+        }
+        return .object(JSONObject(uniqueKeys: keys, values: values))
+    }
+
+    private mutating func parseList() throws(JSONParseError) -> JSONValue {
+        try enterNesting()
+        position += 1  // [
+        skipWhitespace()
+        var elements: [JSONValue] = []
+        if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
+            position += 1
+            depth -= 1
+            return .list(elements)
+        }
+        while true {
+            elements.append(try parseValue())
+            skipWhitespace()
+            guard position < bytes.count else { throw error(expected: "',' or ']'") }
+            let byte = bytes[position]
+            position += 1
+            if byte == UInt8(ascii: ",") {
+                skipWhitespace()
+                continue
+            }
+            if byte == UInt8(ascii: "]") { break }
+            throw error(expected: "',' or ']'", at: position - 1)
+        }
+        depth -= 1
+        return .list(elements)
+    }
+
+    // MARK: Strings
+
+    private mutating func parseString() throws(JSONParseError) -> String {
+        let quote = position
+        position += 1  // opening quote
+        let start = position
+        // Fast path: no escapes.
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "\"") {
+                let slice = UnsafeRawBufferPointer(rebasing: bytes[start..<position])
+                position += 1
+                return try makeString(slice, at: start)
+            }
+            if byte == UInt8(ascii: "\\") { break }
+            if byte < 0x20 { throw error(expected: "a string character (control characters must be escaped)") }
+            position += 1
+        }
+        guard position < bytes.count else {
+            throw JSONParseError(offset: bytes.count, expected: "'\"' closing the string opened at byte \(quote)", found: "end of input")
+        }
+        // Slow path: copy what we have, then decode escapes.
+        scratch.removeAll(keepingCapacity: true)
+        scratch.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<position]))
+        while position < bytes.count {
+            let byte = bytes[position]
+            if byte == UInt8(ascii: "\"") {
+                position += 1
+                let result = scratch.withUnsafeBytes { buffer in
+                    String(validating: buffer, as: UTF8.self)
+                }
+                guard let result else {
+                    throw JSONParseError(offset: start, expected: "a string of valid UTF-8", found: "invalid UTF-8")
+                }
+                return result
+            }
+            if byte < 0x20 { throw error(expected: "a string character (control characters must be escaped)") }
+            if byte != UInt8(ascii: "\\") {
+                scratch.append(byte)
+                position += 1
+                continue
+            }
+            position += 1
+            guard position < bytes.count else { break }
+            let escaped = bytes[position]
+            position += 1
+            switch escaped {
+            case UInt8(ascii: "\""): scratch.append(0x22)
+            case UInt8(ascii: "\\"): scratch.append(0x5C)
+            case UInt8(ascii: "/"): scratch.append(0x2F)
+            case UInt8(ascii: "b"): scratch.append(0x08)
+            case UInt8(ascii: "f"): scratch.append(0x0C)
+            case UInt8(ascii: "n"): scratch.append(0x0A)
+            case UInt8(ascii: "r"): scratch.append(0x0D)
+            case UInt8(ascii: "t"): scratch.append(0x09)
+            case UInt8(ascii: "u"):
+                var scalar = try parseHexQuad()
+                if (0xD800...0xDBFF).contains(scalar) {
+                    // A high surrogate should be followed by an escaped low surrogate.
+                    if position + 1 < bytes.count, bytes[position] == UInt8(ascii: "\\"),
+                        bytes[position + 1] == UInt8(ascii: "u")
+                    {
+                        let save = position
+                        position += 2
+                        let low = try parseHexQuad()
+                        if (0xDC00...0xDFFF).contains(low) {
+                            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+                        } else {
+                            position = save
+                            scalar = 0xFFFD
+                        }
+                    } else {
+                        scalar = 0xFFFD
+                    }
+                } else if (0xDC00...0xDFFF).contains(scalar) {
+                    scalar = 0xFFFD
+                }
+                appendUTF8(Unicode.Scalar(scalar) ?? "\u{FFFD}")
+            default:
+                throw error(expected: "an escape character (one of \"\\/bfnrtu)", at: position - 1)
+            }
+        }
+        throw JSONParseError(offset: bytes.count, expected: "'\"' closing the string opened at byte \(quote)", found: "end of input")
+    }
+
+    private func makeString(_ slice: UnsafeRawBufferPointer, at start: Int) throws(JSONParseError) -> String {
+        // ASCII is by far the most common case and needs no validation beyond the scan.
+        guard let string = String(validating: slice, as: UTF8.self) else {
+            throw JSONParseError(offset: start, expected: "a string of valid UTF-8", found: "invalid UTF-8")
+        }
+        return string
+    }
+
+    private mutating func parseHexQuad() throws(JSONParseError) -> UInt32 {
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            guard position < bytes.count else { throw error(expected: "4 hexadecimal digits") }
+            let byte = bytes[position]
+            let digit: UInt32
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+            default: throw error(expected: "a hexadecimal digit")
+            }
+            value = value << 4 | digit
+            position += 1
+        }
+        return value
+    }
+
+    private mutating func appendUTF8(_ scalar: Unicode.Scalar) {
+        UTF8.encode(scalar) { scratch.append($0) }
+    }
+
+    // MARK: Numbers
+
+    private mutating func parseNumber() throws(JSONParseError) -> JSONValue {
+        let start = position
+        var negative = false
+        if bytes[position] == UInt8(ascii: "-") {
+            negative = true
+            position += 1
+        }
+        guard position < bytes.count, isDigit(bytes[position]) else { throw error(expected: "a digit") }
+        var magnitude: UInt64 = 0
+        var overflow = false
+        if bytes[position] == UInt8(ascii: "0") {
+            position += 1
+            if position < bytes.count, isDigit(bytes[position]) {
+                throw error(expected: "'.', 'e' or the end of the number (no leading zeros)")
+            }
+        } else {
+            while position < bytes.count, isDigit(bytes[position]) {
+                let digit = UInt64(bytes[position] - UInt8(ascii: "0"))
+                let (times10, o1) = magnitude.multipliedReportingOverflow(by: 10)
+                let (sum, o2) = times10.addingReportingOverflow(digit)
+                if o1 || o2 { overflow = true }
+                magnitude = sum
+                position += 1
+            }
+        }
+        var isInteger = true
+        if position < bytes.count, bytes[position] == UInt8(ascii: ".") {
+            isInteger = false
+            position += 1
+            guard position < bytes.count, isDigit(bytes[position]) else { throw error(expected: "a digit after '.'") }
+            while position < bytes.count, isDigit(bytes[position]) { position += 1 }
+        }
+        if position < bytes.count, bytes[position] == UInt8(ascii: "e") || bytes[position] == UInt8(ascii: "E") {
+            isInteger = false
+            position += 1
+            if position < bytes.count, bytes[position] == UInt8(ascii: "+") || bytes[position] == UInt8(ascii: "-") {
+                position += 1
+            }
+            guard position < bytes.count, isDigit(bytes[position]) else { throw error(expected: "a digit in the exponent") }
+            while position < bytes.count, isDigit(bytes[position]) { position += 1 }
+        }
+        if isInteger && !overflow {
+            if negative {
+                if magnitude <= UInt64(Int.max) { return .int(-Int(magnitude)) }
+                if magnitude == UInt64(Int.max) + 1 { return .int(Int.min) }
+            } else if magnitude <= UInt64(Int.max) {
+                return .int(Int(magnitude))
+            }
+        }
+        let text = String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<position]), as: UTF8.self)
+        guard let double = Double(text) else {
+            throw JSONParseError(offset: start, expected: "a number", found: text)
+        }
+        return .double(double)
+    }
+
+    @inline(__always)
+    private func isDigit(_ byte: UInt8) -> Bool {
+        byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
+    }
+}

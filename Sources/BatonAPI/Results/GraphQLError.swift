@@ -1,0 +1,59 @@
+/// An error in a GraphQL response's `errors` list (GraphQL spec §7.1.2). A response with errors
+/// is still a result: they come alongside any partial data.
+public struct GraphQLError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// A line and column (1-based) in the request document.
+    public struct Location: Sendable, Hashable {
+        public let line: Int
+        public let column: Int
+
+        public init(line: Int, column: Int) {
+            self.line = line
+            self.column = column
+        }
+    }
+
+    public let message: String
+    public let locations: [Location]?
+    /// The response path of the field that failed, if the error is a field error.
+    public let path: ResponsePath?
+    public let extensions: JSONObject?
+
+    public init(message: String, locations: [Location]? = nil, path: ResponsePath? = nil, extensions: JSONObject? = nil) {
+        self.message = message
+        self.locations = locations
+        self.path = path
+        self.extensions = extensions
+    }
+
+    /// Reads an error object leniently: a missing message or malformed location is kept as
+    /// what could be read, since an error report should never itself fail.
+    public init(json: JSONValue) {
+        guard case .object(let object) = json else {
+            self.init(message: json.stringValue ?? "unreadable error: \(json)")
+            return
+        }
+        let message = object["message"]?.stringValue ?? "(the server sent an error without a message)"
+        let locations = object["locations"]?.listValue?.compactMap { location -> Location? in
+            guard let line = location["line"]?.intValue, let column = location["column"]?.intValue else { return nil }
+            return Location(line: line, column: column)
+        }
+        let path = object["path"]?.listValue.map { elements in
+            ResponsePath(
+                elements.compactMap { element -> ResponsePath.Component? in
+                    if let key = element.stringValue { return .key(key) }
+                    if let index = element.intValue { return .index(index) }
+                    return nil
+                })
+        }
+        self.init(message: message, locations: locations, path: path, extensions: object["extensions"]?.objectValue)
+    }
+
+    /// `extensions.code`, where servers put a machine-readable error code.
+    public var code: String? { extensions?["code"]?.stringValue }
+
+    public var description: String {
+        var text = message
+        if let path { text += " (at \(path))" }
+        return text
+    }
+}

@@ -1,0 +1,24 @@
+/// The result of an operation: typed data, any GraphQL errors alongside it, the response's
+/// extensions, and where it came from.
+public struct GraphQLResult<Data: RootSelectionSet>: Sendable {
+    /// Where a result came from.
+    public enum Source: Sendable, Hashable {
+        case cache
+        case server
+    }
+
+    /// The data; `nil` when the server returned none (an error before or during execution).
+    public let data: Data?
+    /// The response's errors, `nil` when it had none.
+    public let errors: [GraphQLError]?
+    /// The response's `extensions`.
+    public let extensions: JSONObject?
+    public let source: Source
+
+    public init(data: Data?, errors: [GraphQLError]?, extensions: JSONObject?, source: Source) {
+        self.data = data
+        self.errors = errors
+        self.extensions = extensions
+        self.source = source
+    }
+}

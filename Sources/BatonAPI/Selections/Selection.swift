@@ -1,0 +1,244 @@
+/// Static metadata of one selection in a generated selection set. The reader, the normalizer and
+/// `init(jsonObject:)` are small interpreters over this tree, so none of them needs reflection.
+public indirect enum Selection: Sendable, Hashable {
+    /// A field, with its own nested selections when it is of a composite type.
+    case field(Field)
+    /// `... on Type { … }` (or `... { … }` with only directives).
+    case inlineFragment(InlineFragmentSelection)
+    /// `...FragmentName`, carrying the fragment's selections so interpreters need no lookup.
+    case fragmentSpread(FragmentSpreadSelection)
+}
+
+extension Selection {
+    /// A field selection: `.field("hero", type: .object("Character"), arguments: ["episode": .variable("episode")], selections: […])`.
+    public static func field(
+        _ name: String,
+        alias: String? = nil,
+        type: FieldType,
+        arguments: [String: InputValue] = [:],
+        conditions: [InclusionCondition] = [],
+        directives: [ClientDirective] = [],
+        selections: [Selection] = []
+    ) -> Selection {
+        .field(
+            Field(
+                name: name, alias: alias, type: type, arguments: arguments, conditions: conditions,
+                directives: directives, selections: selections))
+    }
+
+    /// An inline fragment selection.
+    public static func inlineFragment(
+        on typeCondition: TypeCondition?,
+        conditions: [InclusionCondition] = [],
+        selections: [Selection]
+    ) -> Selection {
+        .inlineFragment(InlineFragmentSelection(typeCondition: typeCondition, conditions: conditions, selections: selections))
+    }
+
+    /// A fragment spread selection.
+    public static func fragment(
+        _ name: String,
+        on typeCondition: TypeCondition,
+        conditions: [InclusionCondition] = [],
+        selections: [Selection]
+    ) -> Selection {
+        .fragmentSpread(
+            FragmentSpreadSelection(name: name, typeCondition: typeCondition, conditions: conditions, selections: selections))
+    }
+}
+
+/// A selected field.
+public struct Field: Sendable, Hashable {
+    /// The field's name in the schema.
+    public let name: String
+    /// The alias it was selected under, if any.
+    public let alias: String?
+    /// The field's type, with nullability and lists.
+    public let type: FieldType
+    /// Arguments by name, as literals or variables.
+    public let arguments: [String: InputValue]
+    /// `@include`/`@skip` conditions; all must hold for the field to be selected.
+    public let conditions: [InclusionCondition]
+    /// Baton's client directives on the field (`@connection`, mutation directives).
+    public let directives: [ClientDirective]
+    /// Nested selections, for fields of object, interface or union type.
+    public let selections: [Selection]
+
+    public init(
+        name: String, alias: String? = nil, type: FieldType, arguments: [String: InputValue] = [:],
+        conditions: [InclusionCondition] = [], directives: [ClientDirective] = [], selections: [Selection] = []
+    ) {
+        self.name = name
+        self.alias = alias
+        self.type = type
+        self.arguments = arguments
+        self.conditions = conditions
+        self.directives = directives
+        self.selections = selections
+    }
+
+    /// The key of the field in the response: its alias, or its name.
+    public var responseKey: String { alias ?? name }
+}
+
+/// The type of a selected field as the schema declares it.
+public indirect enum FieldType: Sendable, Hashable {
+    /// A scalar by name: `String`, `Int`, `Float`, `Boolean`, `ID` or a custom scalar.
+    case scalar(String)
+    /// An enum type by name.
+    case enumeration(String)
+    /// An object, interface or union type by name; the field has nested selections.
+    case object(String)
+    case nonNull(FieldType)
+    case list(FieldType)
+
+    /// The type without its outer non-null wrapper.
+    public var nullable: FieldType {
+        if case .nonNull(let inner) = self { return inner }
+        return self
+    }
+
+    /// The named type at the bottom of the lists and non-nulls.
+    public var namedType: String {
+        switch self {
+        case .scalar(let name), .enumeration(let name), .object(let name): return name
+        case .nonNull(let inner), .list(let inner): return inner.namedType
+        }
+    }
+
+    /// The type as GraphQL writes it: `[String!]!`.
+    public var graphQLDescription: String {
+        switch self {
+        case .scalar(let name), .enumeration(let name), .object(let name): return name
+        case .nonNull(let inner): return inner.graphQLDescription + "!"
+        case .list(let inner): return "[" + inner.graphQLDescription + "]"
+        }
+    }
+}
+
+/// The type a fragment applies to: a type name, and for an interface or union the object types
+/// that belong to it (so a response's `__typename` can be matched without the schema).
+public struct TypeCondition: Sendable, Hashable {
+    public let name: String
+    public let possibleTypes: Set<String>
+
+    public init(_ name: String, possibleTypes: Set<String> = []) {
+        self.name = name
+        self.possibleTypes = possibleTypes
+    }
+
+    /// Whether an object of this runtime type satisfies the condition.
+    public func matches(_ typename: String) -> Bool {
+        typename == name || possibleTypes.contains(typename)
+    }
+}
+
+/// `@include(if: $variable)` (not inverted) or `@skip(if: $variable)` (inverted).
+public struct InclusionCondition: Sendable, Hashable {
+    public let variable: String
+    public let isInverted: Bool
+
+    public static func include(if variable: String) -> InclusionCondition {
+        InclusionCondition(variable: variable, isInverted: false)
+    }
+
+    public static func skip(if variable: String) -> InclusionCondition {
+        InclusionCondition(variable: variable, isInverted: true)
+    }
+
+    public init(variable: String, isInverted: Bool) {
+        self.variable = variable
+        self.isInverted = isInverted
+    }
+
+    /// Whether the condition holds for these variables; `nil` when the variable is not given.
+    public func evaluate(with variables: JSONObject) -> Bool? {
+        guard let value = variables[variable]?.boolValue else { return nil }
+        return value != isInverted
+    }
+}
+
+/// An argument value in a document: a literal or a reference to a variable, possibly nested.
+public indirect enum InputValue: Sendable, Hashable {
+    case variable(String)
+    /// A literal scalar or enum value (enums as their name).
+    case value(JSONValue)
+    case list([InputValue])
+    case object([String: InputValue])
+
+    /// The value with its variables replaced; an absent variable gives `nil`.
+    public func resolve(with variables: JSONObject) -> JSONValue? {
+        switch self {
+        case .variable(let name):
+            return variables[name]
+        case .value(let value):
+            return value
+        case .list(let elements):
+            return .list(elements.map { $0.resolve(with: variables) ?? .null })
+        case .object(let fields):
+            var object = JSONObject()
+            for key in fields.keys.sorted() {
+                if let value = fields[key]?.resolve(with: variables) { object[key] = value }
+            }
+            return .object(object)
+        }
+    }
+}
+
+extension InputValue: ExpressibleByStringLiteral {
+    public init(stringLiteral value: String) { self = .value(.string(value)) }
+}
+
+extension InputValue: ExpressibleByIntegerLiteral {
+    public init(integerLiteral value: Int) { self = .value(.int(value)) }
+}
+
+extension InputValue: ExpressibleByBooleanLiteral {
+    public init(booleanLiteral value: Bool) { self = .value(.bool(value)) }
+}
+
+/// An inline fragment.
+public struct InlineFragmentSelection: Sendable, Hashable {
+    public let typeCondition: TypeCondition?
+    public let conditions: [InclusionCondition]
+    public let selections: [Selection]
+
+    public init(typeCondition: TypeCondition?, conditions: [InclusionCondition] = [], selections: [Selection]) {
+        self.typeCondition = typeCondition
+        self.conditions = conditions
+        self.selections = selections
+    }
+}
+
+/// A named fragment spread, with the fragment's selections inlined.
+public struct FragmentSpreadSelection: Sendable, Hashable {
+    public let name: String
+    public let typeCondition: TypeCondition
+    public let conditions: [InclusionCondition]
+    public let selections: [Selection]
+
+    public init(name: String, typeCondition: TypeCondition, conditions: [InclusionCondition] = [], selections: [Selection]) {
+        self.name = name
+        self.typeCondition = typeCondition
+        self.conditions = conditions
+        self.selections = selections
+    }
+}
+
+/// Baton's client-only directives, as the store's handlers need them.
+public enum ClientDirective: Sendable, Hashable {
+    /// `@connection(key:, filters:)`: the field is a Relay connection kept by the store.
+    case connection(key: String, filters: [String]?)
+    /// `@appendNode(connections:, edgeTypeName:)`
+    case appendNode(connections: InputValue, edgeTypeName: String)
+    /// `@prependNode(connections:, edgeTypeName:)`
+    case prependNode(connections: InputValue, edgeTypeName: String)
+    /// `@appendEdge(connections:)`
+    case appendEdge(connections: InputValue)
+    /// `@prependEdge(connections:)`
+    case prependEdge(connections: InputValue)
+    /// `@deleteEdge(connections:)`: the field holds IDs whose edges are removed.
+    case deleteEdge(connections: InputValue)
+    /// `@deleteRecord`: the field holds IDs whose records are deleted.
+    case deleteRecord
+}

@@ -1,0 +1,151 @@
+/// A generated selection set: a thin, immutable struct over the response object, with the
+/// static metadata of what it selects. Accessors read from ``DataDict``; the object was checked
+/// against ``__selections`` when the value was made, so they do not fail.
+public protocol SelectionSet: Sendable, Hashable, SelectionSetValue {
+    /// The schema type the selections apply to.
+    static var __parentType: TypeCondition { get }
+    /// What this selection set selects, fragments and type conditions included.
+    static var __selections: [Selection] { get }
+    /// The response object underneath.
+    var __data: DataDict { get }
+    /// Wraps an object that is already known to match the selections. Use `init(jsonObject:)`
+    /// for data from anywhere else.
+    init(_dataDict: DataDict)
+}
+
+/// The selection set of an operation's result (`Data`).
+public protocol RootSelectionSet: SelectionSet {}
+
+/// A named fragment, usable on its own and through the `fragments` of the selection sets that
+/// spread it.
+public protocol Fragment: SelectionSet {
+    static var fragmentName: String { get }
+    /// The fragment's definition as it appears in documents.
+    static var fragmentDefinition: String { get }
+}
+
+/// The selection set of an inline fragment or type condition (`asHuman`).
+public protocol InlineFragment: SelectionSet {}
+
+/// The `fragments` accessor of a selection set that spreads named fragments.
+public protocol FragmentContainer: Sendable, Hashable {
+    var __data: DataDict { get }
+    init(_dataDict: DataDict)
+}
+
+extension FragmentContainer {
+    /// The spread fragment, viewing the same data.
+    public func _toFragment<F: Fragment>() -> F { F(_dataDict: __data) }
+}
+
+extension SelectionSet {
+    /// Checks a response object against the selections and wraps it. Variables decide
+    /// `@include`/`@skip`; a conditional field whose variable is not given may be absent.
+    /// A mismatch throws an error naming its path: `hero.friends[2].name: expected String, found Int 42`.
+    public init(jsonObject: JSONObject, variables: JSONObject = [:]) throws(SelectionSetDecodingError) {
+        try SelectionSetValidator(variables: variables)
+            .validateObject(jsonObject, selections: Self.__selections, parentType: Self.__parentType.name, path: [])
+        self.init(_dataDict: DataDict(jsonObject))
+    }
+
+    /// The response object underneath, as received.
+    public var jsonObject: JSONObject { __data.object }
+
+    /// The object's runtime type, when the response has it.
+    public var __typename: String? { __data.object["__typename"]?.stringValue }
+
+    /// The data as the selection set of an inline fragment, when its type condition matches.
+    public func _asInlineFragment<T: InlineFragment>() -> T? {
+        let typename = __typename ?? Self.__parentType.name
+        guard T.__parentType.matches(typename) else { return nil }
+        return T(_dataDict: __data)
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool { lhs.__data == rhs.__data }
+    public func hash(into hasher: inout Hasher) { hasher.combine(__data) }
+
+    public static func _fromJSON(_ value: JSONValue) -> Self? {
+        guard case .object(let object) = value else { return nil }
+        return Self(_dataDict: DataDict(object))
+    }
+}
+
+/// The response object underneath a selection set, with typed access for generated accessors.
+public struct DataDict: Sendable, Hashable {
+    public let object: JSONObject
+
+    public init(_ object: JSONObject) {
+        self.object = object
+    }
+
+    /// A field's value as the accessor's type. An absent field reads as `null`.
+    public subscript<T: SelectionSetValue>(key: String) -> T {
+        let value = object[key] ?? .null
+        guard let typed = T._fromJSON(value) else {
+            preconditionFailure("DataDict: \(key) holds \(value.kindDescription), not \(T.self); build selection sets with init(jsonObject:)")
+        }
+        return typed
+    }
+}
+
+/// A type that a selection set's field can have: scalars, enums, nested selection sets, and
+/// optionals and lists of them.
+public protocol SelectionSetValue: Sendable {
+    static func _fromJSON(_ value: JSONValue) -> Self?
+}
+
+extension String: SelectionSetValue {
+    public static func _fromJSON(_ value: JSONValue) -> String? {
+        switch value {
+        case .string(let string): return string
+        case .int(let int): return String(int)  // an `ID` sent as a number
+        default: return nil
+        }
+    }
+}
+
+extension Int: SelectionSetValue {
+    public static func _fromJSON(_ value: JSONValue) -> Int? { value.intValue }
+}
+
+extension Double: SelectionSetValue {
+    public static func _fromJSON(_ value: JSONValue) -> Double? { value.doubleValue }
+}
+
+extension Bool: SelectionSetValue {
+    public static func _fromJSON(_ value: JSONValue) -> Bool? { value.boolValue }
+}
+
+extension JSONValue: SelectionSetValue {
+    public static func _fromJSON(_ value: JSONValue) -> JSONValue? { value }
+}
+
+extension GraphQLEnum: SelectionSetValue {
+    public static func _fromJSON(_ value: JSONValue) -> GraphQLEnum<T>? {
+        value.stringValue.map(GraphQLEnum.init(rawValue:))
+    }
+}
+
+extension Optional: SelectionSetValue where Wrapped: SelectionSetValue {
+    public static func _fromJSON(_ value: JSONValue) -> Wrapped?? {
+        if case .null = value { return .some(nil) }
+        return Wrapped._fromJSON(value).map { .some($0) }
+    }
+}
+
+extension Array: SelectionSetValue where Element: SelectionSetValue {
+    public static func _fromJSON(_ value: JSONValue) -> [Element]? {
+        guard case .list(let elements) = value else { return nil }
+        var result: [Element] = []
+        result.reserveCapacity(elements.count)
+        for element in elements {
+            guard let typed = Element._fromJSON(element) else { return nil }
+            result.append(typed)
+        }
+        return result
+    }
+}
+
+extension SelectionSetValue where Self: CustomScalarType {
+    public static func _fromJSON(_ value: JSONValue) -> Self? { try? Self(jsonValue: value) }
+}

@@ -1,0 +1,132 @@
+/// A response object did not match the selections it was read with.
+public struct SelectionSetDecodingError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// Where in the response: `hero.friends[2].name`.
+    public let path: ResponsePath
+    /// What the selections call for: `String`, `[Character]!`, `an object`.
+    public let expected: String
+    /// What was there: `Int 42`, `null`, `nothing`.
+    public let found: String
+
+    public init(path: ResponsePath, expected: String, found: String) {
+        self.path = path
+        self.expected = expected
+        self.found = found
+    }
+
+    public var description: String { "\(path): expected \(expected), found \(found)" }
+}
+
+/// Checks a response object against selection metadata.
+struct SelectionSetValidator {
+    let variables: JSONObject
+
+    /// Whether selections under these conditions apply: `true`, `false`, or `nil` when a
+    /// variable they need was not given (then the data may or may not be there).
+    private func applies(_ conditions: [InclusionCondition]) -> Bool? {
+        var result: Bool? = true
+        for condition in conditions {
+            switch condition.evaluate(with: variables) {
+            case false?: return false
+            case nil: result = nil
+            case true?: break
+            }
+        }
+        return result
+    }
+
+    func validateObject(
+        _ object: JSONObject, selections: [Selection], parentType: String, path: ResponsePath,
+        optional: Bool = false
+    ) throws(SelectionSetDecodingError) {
+        let typename = object["__typename"]?.stringValue
+        for selection in selections {
+            switch selection {
+            case .field(let field):
+                let applies = applies(field.conditions)
+                if applies == false { continue }
+                let key = field.responseKey
+                guard let value = object[key] else {
+                    if optional || applies == nil { continue }
+                    throw SelectionSetDecodingError(
+                        path: path.appending(key), expected: field.type.graphQLDescription, found: "nothing")
+                }
+                try validateValue(value, type: field.type, selections: field.selections, path: path.appending(key))
+            case .inlineFragment(let fragment):
+                guard let applies = applies(fragment.conditions) else {
+                    try validateConditional(object, fragment.typeCondition, fragment.selections, parentType, typename, path)
+                    continue
+                }
+                if !applies { continue }
+                if let condition = fragment.typeCondition,
+                    !condition.matches(typename ?? parentType)
+                {
+                    continue
+                }
+                try validateObject(object, selections: fragment.selections, parentType: parentType, path: path, optional: optional)
+            case .fragmentSpread(let spread):
+                guard let applies = applies(spread.conditions) else {
+                    try validateConditional(object, spread.typeCondition, spread.selections, parentType, typename, path)
+                    continue
+                }
+                if !applies || !spread.typeCondition.matches(typename ?? parentType) { continue }
+                try validateObject(object, selections: spread.selections, parentType: parentType, path: path, optional: optional)
+            }
+        }
+    }
+
+    /// Selections under a condition that cannot be evaluated: what is there must match, but
+    /// nothing is required.
+    private func validateConditional(
+        _ object: JSONObject, _ condition: TypeCondition?, _ selections: [Selection], _ parentType: String,
+        _ typename: String?, _ path: ResponsePath
+    ) throws(SelectionSetDecodingError) {
+        if let condition, !condition.matches(typename ?? parentType) { return }
+        try validateObject(object, selections: selections, parentType: parentType, path: path, optional: true)
+    }
+
+    private func validateValue(
+        _ value: JSONValue, type: FieldType, selections: [Selection], path: ResponsePath
+    ) throws(SelectionSetDecodingError) {
+        switch type {
+        case .nonNull(let inner):
+            if case .null = value {
+                throw SelectionSetDecodingError(path: path, expected: type.graphQLDescription, found: "null")
+            }
+            try validateValue(value, type: inner, selections: selections, path: path)
+        case .list(let inner):
+            if case .null = value { return }
+            guard case .list(let elements) = value else {
+                throw SelectionSetDecodingError(path: path, expected: type.graphQLDescription, found: value.kindDescription)
+            }
+            for (index, element) in elements.enumerated() {
+                try validateValue(element, type: inner, selections: selections, path: path.appending(index))
+            }
+        case .scalar(let name):
+            if case .null = value { return }
+            let ok: Bool
+            switch name {
+            case "String": ok = value.stringValue != nil
+            case "Int": ok = value.intValue != nil
+            case "Float": ok = value.doubleValue != nil
+            case "Boolean": ok = value.boolValue != nil
+            case "ID":
+                if case .int = value { ok = true } else { ok = value.stringValue != nil }
+            default: ok = true  // custom scalars read themselves
+            }
+            if !ok {
+                throw SelectionSetDecodingError(path: path, expected: name, found: value.kindDescription)
+            }
+        case .enumeration(let name):
+            if case .null = value { return }
+            guard value.stringValue != nil else {
+                throw SelectionSetDecodingError(path: path, expected: "\(name) (an enum value)", found: value.kindDescription)
+            }
+        case .object(let name):
+            if case .null = value { return }
+            guard case .object(let object) = value else {
+                throw SelectionSetDecodingError(path: path, expected: "\(name) (an object)", found: value.kindDescription)
+            }
+            try validateObject(object, selections: selections, parentType: name, path: path)
+        }
+    }
+}

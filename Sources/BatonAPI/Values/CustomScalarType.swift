@@ -1,0 +1,25 @@
+/// A custom scalar (`DateTime`, `URL`, …) that the app maps to a Swift type: it reads itself from
+/// the JSON the server sends and writes itself back as a variable.
+public protocol CustomScalarType: GraphQLVariableValue, Hashable {
+    /// Reads the scalar; throws ``ScalarDecodingError`` when the JSON is not a valid value.
+    init(jsonValue: JSONValue) throws
+    /// The scalar as JSON.
+    var jsonValue: JSONValue { get }
+}
+
+extension CustomScalarType {
+    public var variableJSON: JSONValue? { jsonValue }
+}
+
+/// A custom scalar could not read the JSON it was given.
+public struct ScalarDecodingError: Error, Sendable, CustomStringConvertible {
+    public let expected: String
+    public let found: JSONValue
+
+    public init(expected: String, found: JSONValue) {
+        self.expected = expected
+        self.found = found
+    }
+
+    public var description: String { "expected \(expected), found \(found.kindDescription)" }
+}
