@@ -1,0 +1,72 @@
+import BatonAPI
+import Foundation
+import HTTPTypes
+
+/// Reads an HTTP response into a GraphQL response by the GraphQL-over-HTTP spec.
+///
+/// - `application/graphql-response+json`: any status; a body that is a GraphQL response is one
+///   (a 400 with `errors` is a request error reported as GraphQL errors).
+/// - `application/json` (or no content type): a 2xx body is the response; any other status is
+///   ``BatonError/httpStatus(operationName:status:contentType:bodyExcerpt:errors:)``, with the
+///   body's GraphQL errors when it has some.
+/// - Anything else (an HTML error page): ``BatonError/httpStatus(operationName:status:contentType:bodyExcerpt:errors:)``.
+enum GraphQLHTTPResponseReader {
+    static func read(_ result: HTTPResult, operationName: String) throws -> GraphQLResponse {
+        let status = result.response.status.code
+        let contentType = result.response.headerFields[.contentType]
+        let mediaType = contentType.map(Self.mediaType(of:))
+        let isSuccess = (200..<300).contains(status)
+
+        switch mediaType {
+        case "application/graphql-response+json":
+            let body = try parseBody(result.body, operationName: operationName)
+            guard isSuccess || body["data"] != nil || body["errors"] != nil else {
+                throw statusError(result, operationName: operationName, errors: [])
+            }
+            return try checked(body, result, operationName: operationName)
+        case nil, "application/json":
+            guard isSuccess else {
+                let errors = (try? JSONValue(parsing: result.body))?["errors"]?.listValue?.map(GraphQLError.init(json:))
+                throw statusError(result, operationName: operationName, errors: errors ?? [])
+            }
+            let body = try parseBody(result.body, operationName: operationName)
+            return try checked(body, result, operationName: operationName)
+        default:
+            throw statusError(result, operationName: operationName, errors: [])
+        }
+    }
+
+    /// `application/json; charset=utf-8` → `application/json`.
+    static func mediaType(of contentType: String) -> String {
+        let base = contentType.split(separator: ";", maxSplits: 1).first ?? ""
+        return base.trimmingCharacters(in: .whitespaces).lowercased()
+    }
+
+    private static func parseBody(_ data: Data, operationName: String) throws -> JSONObject {
+        let value: JSONValue
+        do {
+            value = try JSONValue(parsing: data)
+        } catch {
+            throw BatonError.malformedResponse(operationName: operationName, error)
+        }
+        guard case .object(let object) = value else {
+            throw BatonError.invalidResponse(operationName: operationName, reason: "the body is \(value.kindDescription), not an object")
+        }
+        return object
+    }
+
+    private static func checked(_ body: JSONObject, _ result: HTTPResult, operationName: String) throws -> GraphQLResponse {
+        guard body["data"] != nil || body["errors"] != nil else {
+            throw BatonError.invalidResponse(operationName: operationName, reason: "the body has neither `data` nor `errors`")
+        }
+        return GraphQLResponse(body: body, httpResponse: result.response)
+    }
+
+    private static func statusError(_ result: HTTPResult, operationName: String, errors: [GraphQLError]) -> BatonError {
+        let excerpt = String(decoding: result.body.prefix(200), as: UTF8.self)
+            .replacingOccurrences(of: "\n", with: " ")
+        return .httpStatus(
+            operationName: operationName, status: result.response.status.code,
+            contentType: result.response.headerFields[.contentType], bodyExcerpt: excerpt, errors: errors)
+    }
+}

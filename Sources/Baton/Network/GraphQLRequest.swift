@@ -1,0 +1,70 @@
+import BatonAPI
+import Foundation
+import HTTPTypes
+
+/// One GraphQL request on its way through the interceptor chain. Interceptors may change any
+/// of its `var`s: headers, variables, extensions, whether the document is sent.
+public struct GraphQLRequest: Sendable {
+    /// The GraphQL endpoint.
+    public var url: URL
+    /// HTTP header fields to send (the chain's last step adds `Content-Type` and `Accept`).
+    public var headerFields: HTTPFields
+    public let operationName: String
+    public let operationType: GraphQLOperationType
+    /// The operation's minimal document.
+    public let document: String
+    /// SHA-256 of the document, lowercase hex.
+    public let operationIdentifier: String
+    /// Whether `query` carries the document; persisted-query steps send only the hash.
+    public var sendsDocument: Bool = true
+    public var variables: JSONObject
+    /// The request's `extensions` (`persistedQuery` lives here).
+    public var extensions: JSONObject
+    /// How long to wait for the whole response; `nil` for the HTTP client's default.
+    public var timeout: Duration?
+
+    public init(
+        url: URL, headerFields: HTTPFields = [:], operationName: String, operationType: GraphQLOperationType,
+        document: String, operationIdentifier: String, variables: JSONObject = [:], extensions: JSONObject = [:],
+        timeout: Duration? = nil
+    ) {
+        self.url = url
+        self.headerFields = headerFields
+        self.operationName = operationName
+        self.operationType = operationType
+        self.document = document
+        self.operationIdentifier = operationIdentifier
+        self.variables = variables
+        self.extensions = extensions
+        self.timeout = timeout
+    }
+
+    /// A request for an operation.
+    public init<Operation: GraphQLOperation>(operation: Operation, url: URL, headerFields: HTTPFields = [:]) {
+        self.init(
+            url: url, headerFields: headerFields, operationName: Operation.operationName,
+            operationType: Operation.operationType, document: Operation.operationDocument,
+            operationIdentifier: Operation.operationIdentifier, variables: operation.variablesJSON)
+    }
+
+    /// The JSON body of a POST by GraphQL over HTTP: `query`, `operationName`, `variables`, `extensions`.
+    public var bodyJSON: JSONObject {
+        var body = JSONObject()
+        if sendsDocument { body["query"] = .string(document) }
+        body["operationName"] = .string(operationName)
+        if !variables.isEmpty { body["variables"] = .object(variables) }
+        if !extensions.isEmpty { body["extensions"] = .object(extensions) }
+        return body
+    }
+}
+
+/// What came back for a request: the HTTP response head and its whole body.
+public struct HTTPResult: Sendable {
+    public var response: HTTPResponse
+    public var body: Data
+
+    public init(response: HTTPResponse, body: Data) {
+        self.response = response
+        self.body = body
+    }
+}

@@ -1,0 +1,91 @@
+// baton-demo: a newcomer's tour of Baton against the example server, started in-process.
+// Exits 0 only if every step got what it expected.
+import Baton
+import BatonAPI
+import BatonExampleAPI
+import BatonExampleServer
+import Foundation
+
+let tour = Tour()
+let server: RunningExampleServer
+do {
+    server = try await ExampleServer.start()
+} catch {
+    print("Could not start the example server: \(error)")
+    exit(1)
+}
+print("Baton demo: the example server is running at \(server.url)\n")
+
+// The app keeps its auth token here; the preflight step adds it to every request.
+let tokens = TokenStore()
+let client = BatonClient(url: server.url) { request in
+    if let token = tokens.token { request.headerFields[.authorization] = token }
+    return .send
+}
+
+await tour.step("1. A query: the hero of The Empire Strikes Back, with a fragment and type conditions") {
+    let result = try await client.fetch(query: HeroAndFriendsQuery(episode: .some(.case(.empire))))
+    let hero = try tour.require(result.data?.hero, "a hero")
+    try tour.check(hero.name == "Luke Skywalker", "the hero is Luke Skywalker, got \(hero.name)")
+    let friends = hero.friends?.compactMap { $0?.name } ?? []
+    let height = try tour.require(hero.asHuman?.height, "a height (Luke is a Human)")
+    return [
+        "hero: \(hero.name) (\(hero.__typename ?? "?"))",
+        "appears in: \(hero.appearsIn.compactMap { $0?.rawValue }.joined(separator: ", "))",
+        "friends: \(friends.joined(separator: ", "))",
+        "height: \(String(format: "%.2f", height)) ft",
+    ]
+}
+
+await tour.step("2. A mutation with an input object: a review of Return of the Jedi") {
+    let review = ReviewInput(stars: 5, commentary: "The Ewoks were great", favorite_color: .some(ColorInput(red: 0, green: 128, blue: 0)))
+    let result = try await client.perform(mutation: CreateReviewForEpisodeMutation(episode: .case(.jedi), review: review))
+    let created = try tour.require(result.data?.createReview, "the created review")
+    try tour.check(created.stars == 5, "5 stars, got \(created.stars)")
+    return ["created: \(created.stars) stars, \"\(created.commentary ?? "")\""]
+}
+
+await tour.step("3. upvotePost, twice") {
+    _ = try await client.perform(mutation: UpvotePostMutation(postId: 1))
+    let result = try await client.perform(mutation: UpvotePostMutation(postId: 1))
+    let post = try tour.require(result.data?.upvotePost, "the post")
+    try tour.check(post.votes == 2, "2 votes, got \(post.votes)")
+    return ["\"\(post.title ?? "")\" by \(post.author?.firstName ?? "?") now has \(post.votes) votes"]
+}
+
+await tour.step("4. login, then bookTrips with the token the preflight step adds") {
+    let login = try await client.perform(mutation: LoginMutation(email: "newcomer@example.com"))
+    tokens.token = try tour.require(login.data?.login, "a token")
+    let result = try await client.perform(mutation: BookTripsMutation(launchIds: ["launch-1", "launch-2"]))
+    try tour.check(result.errors == nil, "no errors, got \(result.errors ?? [])")
+    let booking = try tour.require(result.data?.bookTrips, "a booking")
+    try tour.check(booking.success, "success, got: \(booking.message ?? "")")
+    return [
+        "logged in as newcomer@example.com",
+        "booked: \(booking.launches?.compactMap { $0?.id }.joined(separator: ", ") ?? "") — \(booking.message ?? "")",
+    ]
+}
+
+await tour.step("5. The same booking without a token: a GraphQL error, not a crash") {
+    let saved = tokens.token
+    tokens.token = nil
+    defer { tokens.token = saved }
+    let result = try await client.perform(mutation: BookTripsMutation(launchIds: ["launch-3"]))
+    let error = try tour.require(result.errors?.first, "a GraphQL error")
+    try tour.check(result.data == nil, "no data")
+    return ["the server said: \(error.message)"]
+}
+
+await tour.step("6. cancelTrip") {
+    let result = try await client.perform(mutation: CancelTripMutation(launchId: "launch-1"))
+    let cancelled = try tour.require(result.data?.cancelTrip, "a cancellation")
+    try tour.check(cancelled.success, "success, got: \(cancelled.message ?? "")")
+    let me = try await client.fetch(query: MeQuery())
+    let trips = me.data?.me?.trips.map(\.id) ?? []
+    try tour.check(trips == ["launch-2"], "one trip left, got \(trips)")
+    return ["\(cancelled.message ?? "cancelled"); trips left: \(trips.joined(separator: ", "))"]
+}
+
+await server.stop()
+print(tour.summary)
+exit(tour.failures == 0 ? 0 : 1)
