@@ -47,3 +47,12 @@ extension GraphQLEnum: ExpressibleByStringLiteral, ExpressibleByUnicodeScalarLit
 extension GraphQLEnum: CustomStringConvertible {
     public var description: String { rawValue }
 }
+
+/// Compares an optional enum value (an element of a list of nullable enums) with a known case.
+public func == <T: EnumType>(lhs: GraphQLEnum<T>?, rhs: T) -> Bool {
+    lhs?.value == rhs
+}
+
+public func != <T: EnumType>(lhs: GraphQLEnum<T>?, rhs: T) -> Bool {
+    !(lhs == rhs)
+}
