@@ -20,7 +20,7 @@ final class CannedHTTPServer: @unchecked Sendable {
     /// A server answering every request with `response` (status line, headers and body).
     init(response: String) throws {
         self.response = Array(response.utf8)
-        listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard listener >= 0 else { throw POSIXError(.EIO) }
         var reuse: Int32 = 1
         setsockopt(listener, SOL_SOCKET, SO_REUSEADDR, &reuse, socklen_t(MemoryLayout<Int32>.size))
@@ -40,6 +40,7 @@ final class CannedHTTPServer: @unchecked Sendable {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(listener, $0, &length) }
         }
         port = Int(UInt16(bigEndian: address.sin_port))
+        self.listener = listener
         queue.async { [self] in acceptLoop() }
     }
 

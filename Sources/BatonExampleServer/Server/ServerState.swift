@@ -1,0 +1,16 @@
+/// The in-memory state of one running server; two servers never share one.
+final class ServerState: Sendable {
+    let starWars = StarWarsStore()
+    let posts = PostStore()
+    let users = UserStore()
+}
+
+/// The context of one request, passed to every resolver.
+struct ResolverContext: Sendable {
+    let state: ServerState
+    /// The request's `Authorization` header.
+    let authorization: String?
+
+    /// The user whose token is in the `Authorization` header.
+    var user: User? { state.users.user(authorization: authorization) }
+}
