@@ -58,18 +58,18 @@ struct SelectionSetTests {
         #expect {
             try HeroAndFriendsQuery.Data(jsonObject: notAList)
         } throws: { error in
-            (error as? SelectionSetDecodingError)?.description == #"hero.appearsIn: expected [Episode]!, found String "JEDI""#
+            (error as? SelectionSetDecodingError)?.description == #"hero.appearsIn: expected [Episode], found String "JEDI""#
         }
     }
 
     @Test func typeConditionsOnlyApplyToMatchingTypes() throws {
         // A droid without `height` is fine: `... on Human` does not apply to it.
-        let droid: JSONObject = ["hero": ["__typename": "Droid", "id": "2001", "name": "R2-D2", "appearsIn": [], "primaryFunction": "Astromech"]]
+        let droid: JSONObject = ["hero": ["__typename": "Droid", "id": "2001", "name": "R2-D2", "appearsIn": [], "friends": nil, "primaryFunction": "Astromech"]]
         let data = try HeroAndFriendsQuery.Data(jsonObject: droid)
         #expect(data.hero?.asDroid?.primaryFunction == "Astromech")
         #expect(data.hero?.asHuman == nil)
         // A wrong type under a matching condition is caught.
-        let wrong: JSONObject = ["hero": ["__typename": "Droid", "id": "2001", "name": "R2-D2", "appearsIn": [], "primaryFunction": 7]]
+        let wrong: JSONObject = ["hero": ["__typename": "Droid", "id": "2001", "name": "R2-D2", "appearsIn": [], "friends": nil, "primaryFunction": 7]]
         #expect(throws: SelectionSetDecodingError.self) { try HeroAndFriendsQuery.Data(jsonObject: wrong) }
     }
 

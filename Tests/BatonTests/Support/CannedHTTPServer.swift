@@ -54,9 +54,11 @@ final class CannedHTTPServer: @unchecked Sendable {
     private func acceptLoop() {
         while true {
             let connection = accept(listener, nil, nil)
-            if connection < 0 { return }
-            if lock.withLock({ stopped }) {
-                close(connection)
+            if connection < 0 || lock.withLock({ stopped }) {
+                if connection >= 0 { close(connection) }
+                // Only this loop closes the listener, so its descriptor cannot be reused by
+                // another socket while the loop might still call `accept` on it.
+                close(listener)
                 return
             }
             readRequest(connection)
@@ -68,7 +70,12 @@ final class CannedHTTPServer: @unchecked Sendable {
                     sent += count
                 }
             }
-            shutdown(connection, Int32(SHUT_RDWR))
+            // Half-close, then drain what the client still sends, so it never sees a reset.
+            shutdown(connection, Int32(SHUT_WR))
+            var timeout = timeval(tv_sec: 1, tv_usec: 0)
+            setsockopt(connection, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+            var sink = [UInt8](repeating: 0, count: 4096)
+            while recv(connection, &sink, sink.count, 0) > 0 {}
             close(connection)
         }
     }
@@ -88,6 +95,10 @@ final class CannedHTTPServer: @unchecked Sendable {
             if let line = head.split(separator: "\r\n").first(where: { $0.hasPrefix("content-length:") }) {
                 expected = Int(line.dropFirst("content-length:".count).trimmingCharacters(in: .whitespaces)) ?? 0
             }
+            if head.contains("transfer-encoding: chunked") {
+                if text.hasSuffix("0\r\n\r\n") { return }
+                continue
+            }
             let bodyCount = received.count - text[..<headEnd.upperBound].utf8.count
             if bodyCount >= expected { return }
         }
@@ -99,8 +110,7 @@ final class CannedHTTPServer: @unchecked Sendable {
             return stopped
         }
         guard !wasStopped else { return }
-        shutdown(listener, Int32(SHUT_RDWR))
-        close(listener)
+        shutdown(listener, Int32(SHUT_RDWR))  // wakes the accept loop, which closes it
     }
 
     deinit { stop() }
