@@ -6,6 +6,7 @@ let package = Package(
     platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10)],
     products: [
         .library(name: "BatonAPI", targets: ["BatonAPI"]),
+        .library(name: "BatonStore", targets: ["BatonStore"]),
         .library(name: "Baton", targets: ["Baton"]),
         .library(name: "BatonExampleServer", targets: ["BatonExampleServer"]),
         .executable(name: "baton-example-server", targets: ["baton-example-server"]),
@@ -21,11 +22,14 @@ let package = Package(
     targets: [
         // What generated code and users touch: JSON, operations, selection sets, results.
         .target(name: "BatonAPI"),
-        // The client: BatonClient, the request chain, HTTP transport.
+        // The normalized store: records, normalizer, reader, watchers, GC, persistence protocol.
+        .target(name: "BatonStore", dependencies: ["BatonAPI"]),
+        // The client: BatonClient, cache policies, the request chain, HTTP transport.
         .target(
             name: "Baton",
             dependencies: [
                 "BatonAPI",
+                "BatonStore",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
             ]
@@ -52,7 +56,7 @@ let package = Package(
             name: "baton-demo",
             dependencies: ["Baton", "BatonExampleAPI", "BatonExampleServer"]
         ),
-        .testTarget(name: "BatonAPITests", dependencies: ["BatonAPI", "BatonExampleAPI"]),
+        .testTarget(name: "BatonAPITests", dependencies: ["BatonAPI", "BatonStore", "BatonExampleAPI"]),
         .testTarget(
             name: "BatonTests",
             dependencies: [

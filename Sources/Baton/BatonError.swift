@@ -16,6 +16,8 @@ public enum BatonError: Error, Sendable, CustomStringConvertible {
     case invalidResponse(operationName: String, reason: String)
     /// The response's `data` does not match the operation's selections.
     case dataMismatch(operationName: String, SelectionSetDecodingError)
+    /// `.returnCacheDataDontFetch` and the store does not hold all of the data.
+    case cacheMiss(operationName: String)
 
     public var description: String {
         switch self {
@@ -38,6 +40,8 @@ public enum BatonError: Error, Sendable, CustomStringConvertible {
             return "\(name): not a GraphQL response: \(reason)"
         case .dataMismatch(let name, let error):
             return "\(name): response data does not match the operation: \(error)"
+        case .cacheMiss(let name):
+            return "\(name): the store does not hold all of its data and the cache policy does not allow fetching"
         }
     }
 }

@@ -23,8 +23,9 @@ public struct JSONObject: Sendable {
         for (key, value) in members { self[key] = value }
     }
 
-    /// Builds an object from keys known to be distinct (the parser's fast path).
-    init(uniqueKeys keys: [String], values: [JSONValue]) {
+    /// Builds an object from keys known to be distinct, without checking (the parser's and the
+    /// store reader's fast path). `keys` and `values` must have the same count.
+    public init(uniqueKeys keys: [String], values: [JSONValue]) {
         self.keys = keys
         self.values = values
         index = nil

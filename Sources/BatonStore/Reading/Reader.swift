@@ -1,0 +1,121 @@
+import BatonAPI
+
+/// What reading selections from records gave: the response-shaped object (or `nil` if the root
+/// record is missing), every record ID the read touched, and whether anything was missing.
+public struct ReadResult: Sendable, Hashable {
+    public let data: JSONObject?
+    public let seenIDs: Set<DataID>
+    /// Some selected field or record is not in the store: the data is incomplete (a cache miss).
+    public let isMissing: Bool
+}
+
+/// Reads selections from a record source into a response-shaped object: the inverse of the
+/// normalizer. A deleted record reads as null; a missing record or field marks the read missing.
+public struct Reader {
+    public typealias Lookup = (DataID) -> RecordState?
+
+    private let lookup: Lookup
+    private let variables: JSONObject
+    private let collector: FieldCollector
+    private var seen = Set<DataID>()
+    private var isMissing = false
+
+    init(lookup: @escaping Lookup, variables: JSONObject) {
+        self.lookup = lookup
+        self.variables = variables
+        collector = FieldCollector(variables: variables)
+    }
+
+    /// Reads `selections` starting at record `rootID`.
+    public static func read(
+        selections: [Selection], rootID: DataID = .rootID, rootType: String, variables: JSONObject = [:],
+        lookup: @escaping Lookup
+    ) -> ReadResult {
+        var reader = Reader(lookup: lookup, variables: variables)
+        reader.seen.insert(rootID)
+        switch lookup(rootID) {
+        case .present(let record)?:
+            let data = reader.readObject(record, parentType: rootType, selections: selections)
+            return ReadResult(data: data, seenIDs: reader.seen, isMissing: reader.isMissing)
+        case .deleted?, nil:
+            return ReadResult(data: nil, seenIDs: reader.seen, isMissing: true)
+        }
+    }
+
+    /// Reads `selections` from a record source.
+    public static func read(
+        selections: [Selection], rootID: DataID = .rootID, rootType: String, variables: JSONObject = [:],
+        source: RecordSource
+    ) -> ReadResult {
+        read(selections: selections, rootID: rootID, rootType: rootType, variables: variables) { source.state(of: $0) }
+    }
+
+    private mutating func readObject(_ record: Record, parentType: String, selections: [Selection]) -> JSONObject {
+        var keys: [String] = []
+        var values: [JSONValue] = []
+        for group in collector.collect(selections, typename: record.typename, parentType: parentType) {
+            let field = group.first
+            let value: JSONValue
+            switch field.name {
+            case "__typename":
+                guard let typename = record.typename else {
+                    isMissing = true
+                    continue
+                }
+                value = .string(typename)
+            case "__id":
+                value = .string(record.id.rawValue)
+            default:
+                let storageKey = StorageKey.make(field: field, variables: variables)
+                guard let stored = record.fields[storageKey] else {
+                    isMissing = true
+                    continue
+                }
+                if field.type.isComposite {
+                    guard let linked = readLinked(stored, type: field.type.namedType, selections: group.mergedSelections) else {
+                        continue
+                    }
+                    value = linked
+                } else {
+                    guard case .scalar(let scalar) = stored else {
+                        isMissing = true  // a link where a scalar was selected: not usable data
+                        continue
+                    }
+                    value = scalar
+                }
+            }
+            keys.append(group.responseKey)
+            values.append(value)
+        }
+        return JSONObject(uniqueKeys: keys, values: values)
+    }
+
+    private mutating func readLinked(_ stored: RecordValue, type: String, selections: [Selection]) -> JSONValue? {
+        switch stored {
+        case .scalar(.null):
+            return .null
+        case .scalar:
+            isMissing = true
+            return nil
+        case .list(let items):
+            var result: [JSONValue] = []
+            result.reserveCapacity(items.count)
+            for item in items {
+                guard let value = readLinked(item, type: type, selections: selections) else { return nil }
+                result.append(value)
+            }
+            return .list(result)
+        case .link(let id):
+            seen.insert(id)
+            switch lookup(id) {
+            case .present(let record)?:
+                return .object(readObject(record, parentType: type, selections: selections))
+            case .deleted?:
+                return .null
+            case nil:
+                isMissing = true
+                return nil
+            }
+        }
+    }
+}

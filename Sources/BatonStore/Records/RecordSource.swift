@@ -1,0 +1,69 @@
+import BatonAPI
+
+/// What a record source knows about an ID: the record, or that it was deleted. An ID it does
+/// not know at all is *missing* (unknown), which is different from *deleted* (known to be gone).
+public enum RecordState: Sendable, Hashable {
+    case present(Record)
+    case deleted
+}
+
+/// A set of records by ID, with deletions kept apart from unknown IDs.
+public struct RecordSource: Sendable, Hashable {
+    public private(set) var states: [DataID: RecordState]
+
+    public init(_ states: [DataID: RecordState] = [:]) {
+        self.states = states
+    }
+
+    public init(records: [Record]) {
+        states = Dictionary(records.map { ($0.id, .present($0)) }, uniquingKeysWith: { _, last in last })
+    }
+
+    /// The record, or `nil` when deleted or missing (see ``state(of:)``).
+    public subscript(id: DataID) -> Record? {
+        if case .present(let record)? = states[id] { return record }
+        return nil
+    }
+
+    /// `nil` when the ID is missing (unknown to this source).
+    public func state(of id: DataID) -> RecordState? { states[id] }
+
+    public var count: Int { states.count }
+    public var ids: Dictionary<DataID, RecordState>.Keys { states.keys }
+
+    public mutating func set(_ record: Record) { states[record.id] = .present(record) }
+    public mutating func delete(_ id: DataID) { states[id] = .deleted }
+    /// Forgets an ID entirely: it becomes missing again.
+    public mutating func remove(_ id: DataID) { states[id] = nil }
+
+    /// Applies another source on top of this one: present records merge field by field, deletions
+    /// replace. Returns the IDs whose content changed.
+    @discardableResult
+    public mutating func apply(_ changes: RecordSource) -> Set<DataID> {
+        var changed = Set<DataID>()
+        for (id, state) in changes.states {
+            switch (states[id], state) {
+            case (.present(var existing)?, .present(let update)):
+                var didChange = false
+                if let typename = update.typename, existing.typename != typename {
+                    existing.typename = typename
+                    didChange = true
+                }
+                for (key, value) in update.fields where existing.fields[key] != value {
+                    existing.fields[key] = value
+                    didChange = true
+                }
+                if didChange {
+                    states[id] = .present(existing)
+                    changed.insert(id)
+                }
+            case (let old, _):
+                if old != state {
+                    states[id] = state
+                    changed.insert(id)
+                }
+            }
+        }
+        return changed
+    }
+}

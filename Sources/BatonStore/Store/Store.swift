@@ -1,0 +1,227 @@
+import BatonAPI
+import Foundation
+
+/// The normalized store: every record once, one publish path for every write, watchers that
+/// re-read when a record they saw changes, retention and garbage collection, invalidation, and a
+/// persistent ``NormalizedCache`` written through on every publish.
+public final class Store: Sendable {
+    public let cacheKeys: CacheKeyConfiguration
+    public let cache: any NormalizedCache
+    /// How many released query roots stay retained, most recent first (Relay's release buffer).
+    public let releaseBufferSize: Int
+    /// Data fetched longer ago than this is stale for ``check(_:)``; `nil` never expires.
+    public let queryCacheExpirationTime: Duration?
+
+    let state: Locked<StoreState>
+    private let persistenceErrors: Locked<[any Error]>
+
+    /// A store over `cache` (in memory by default). Records already in the cache are loaded; a
+    /// cache that cannot be read leaves the store empty and the error in ``persistenceErrors``.
+    public init(
+        cache: any NormalizedCache = InMemoryNormalizedCache(),
+        cacheKeys: CacheKeyConfiguration = .default,
+        releaseBufferSize: Int = 10,
+        queryCacheExpirationTime: Duration? = nil
+    ) {
+        self.cache = cache
+        self.cacheKeys = cacheKeys
+        self.releaseBufferSize = releaseBufferSize
+        self.queryCacheExpirationTime = queryCacheExpirationTime
+        var loadError: (any Error)?
+        var source = RecordSource()
+        do {
+            source = try cache.loadRecords()
+        } catch {
+            loadError = error
+        }
+        if source[.rootID] == nil { source.set(Record(id: .rootID, typename: "__Root")) }
+        state = Locked(StoreState(source: source))
+        persistenceErrors = Locked(loadError.map { [$0] } ?? [])
+    }
+
+    /// Errors the persistent cache reported (it is written after memory, so the store keeps
+    /// working). Reading clears them.
+    public func takePersistenceErrors() -> [any Error] {
+        persistenceErrors.withLock { errors in
+            defer { errors.removeAll() }
+            return errors
+        }
+    }
+
+    // MARK: Reading
+
+    /// Reads an operation or fragment from the store.
+    public func read(_ descriptor: OperationDescriptor) -> ReadResult {
+        state.withLock { $0.read(descriptor) }
+    }
+
+    /// The state of one record: present, deleted, or `nil` when missing.
+    public func recordState(of id: DataID) -> RecordState? {
+        state.withLock { $0.source.state(of: id) }
+    }
+
+    /// A copy of every record, for inspection and tests.
+    public func snapshot() -> RecordSource {
+        state.withLock { $0.source }
+    }
+
+    /// Whether the store can answer `descriptor` without the network.
+    public func check(_ descriptor: OperationDescriptor) -> OperationAvailability {
+        let now = ContinuousClock.now
+        return state.withLock { state in
+            let result = state.read(descriptor)
+            if result.isMissing { return .missing }
+            let root = state.roots[descriptor.rootKey]
+            let fetchEpoch = root?.fetchEpoch ?? 0
+            if let invalidated = state.storeInvalidatedAt, invalidated >= fetchEpoch { return .stale }
+            for id in result.seenIDs {
+                if let invalidated = state.invalidatedAt[id], invalidated >= fetchEpoch { return .stale }
+            }
+            if let expiration = queryCacheExpirationTime, let fetched = root?.fetchTime, now - fetched > expiration {
+                return .stale
+            }
+            return .available
+        }
+    }
+
+    // MARK: Writing
+
+    /// The one publish path: applies record changes, persists them, and notifies the watchers of
+    /// changed records. `fetched` marks the operation whose server response this is (for ``check(_:)``).
+    /// Returns the IDs whose records changed.
+    @discardableResult
+    public func publish(_ changes: RecordSource, invalidating invalidations: Invalidations = .init(), fetched: OperationDescriptor? = nil)
+        -> Set<DataID>
+    {
+        let now = ContinuousClock.now
+        let (changed, toPersist): (Set<DataID>, [DataID: RecordState?]) = state.withLock { state in
+            state.epoch += 1
+            var changed = state.source.apply(changes)
+            if invalidations.store { state.storeInvalidatedAt = state.epoch }
+            for id in invalidations.records {
+                state.invalidatedAt[id] = state.epoch
+                changed.insert(id)
+            }
+            if let fetched {
+                state.roots[fetched.rootKey, default: RootState(descriptor: fetched)].fetched(epoch: state.epoch, at: now)
+            }
+            var toPersist: [DataID: RecordState?] = [:]
+            for id in changed { toPersist[id] = state.source.state(of: id) }
+            state.notifyWatchers(of: changed)
+            return (changed, toPersist)
+        }
+        persist(toPersist)
+        return changed
+    }
+
+    /// Normalizes a response object for `descriptor` and publishes it.
+    @discardableResult
+    public func publish(
+        data: JSONObject, for descriptor: OperationDescriptor, errorPaths: [ResponsePath] = [], fetched: Bool = false
+    ) -> Set<DataID> {
+        let changes = ResponseNormalizer.normalize(
+            data, selections: descriptor.selections, rootID: descriptor.rootID, rootType: descriptor.rootType,
+            variables: descriptor.variables, cacheKeys: cacheKeys, errorPaths: errorPaths)
+        return publish(changes, fetched: fetched ? descriptor : nil)
+    }
+
+    /// Edits records through proxies (Relay's `commitUpdate`), then publishes the edits.
+    public func update<T>(_ body: (RecordSourceProxy) throws -> T) rethrows -> T {
+        let base = snapshot()
+        let proxy = RecordSourceProxy(base: base, cacheKeys: cacheKeys)
+        let result = try body(proxy)
+        publish(proxy.changes, invalidating: proxy.invalidations)
+        return result
+    }
+
+    /// Makes the next ``check(_:)`` of any operation that read this record report it stale.
+    public func invalidateRecord(_ id: DataID) {
+        publish(RecordSource(), invalidating: Invalidations(records: [id]))
+    }
+
+    /// Makes the next ``check(_:)`` of every operation report it stale.
+    public func invalidateStore() {
+        publish(RecordSource(), invalidating: Invalidations(store: true))
+    }
+
+    /// Removes every record, in memory and in the cache. Watchers see their data go missing.
+    public func clear() {
+        state.withLock { state in
+            let ids = Set(state.source.ids)
+            state.source = RecordSource(records: [Record(id: .rootID, typename: "__Root")])
+            state.roots.removeAll()
+            state.releaseBuffer.removeAll()
+            state.notifyWatchers(of: ids)
+        }
+        do {
+            try cache.clear()
+        } catch {
+            persistenceErrors.withLock { $0.append(error) }
+        }
+    }
+
+    func persist(_ changes: [DataID: RecordState?]) {
+        guard !changes.isEmpty else { return }
+        do {
+            try cache.write(changes)
+        } catch {
+            persistenceErrors.withLock { $0.append(error) }
+        }
+    }
+
+    // MARK: Watching
+
+    /// Calls `onChange` with a new read each time a record that the last read saw changes and
+    /// the data it reads is different. `onChange` runs while the store publishes: it must only
+    /// hand the result on (yield it to a stream), not call back into the store.
+    /// Returns the initial read and the subscription; cancel it to stop.
+    public func subscribe(
+        _ descriptor: OperationDescriptor, onChange: @escaping @Sendable (ReadResult) -> Void
+    ) -> (initial: ReadResult, subscription: StoreSubscription) {
+        state.withLock { state in
+            let initial = state.read(descriptor)
+            let id = state.addWatcher(Watcher(descriptor: descriptor, last: initial, onChange: onChange))
+            return (initial, StoreSubscription(store: self, id: id))
+        }
+    }
+
+    func removeWatcher(_ id: Int) {
+        state.withLock { $0.removeWatcher(id) }
+    }
+
+    /// How many watchers are registered.
+    public var watcherCount: Int { state.withLock { $0.watchers.count } }
+}
+
+/// Invalidations carried by a publish.
+public struct Invalidations: Sendable, Hashable {
+    public var store: Bool
+    public var records: Set<DataID>
+
+    public init(store: Bool = false, records: Set<DataID> = []) {
+        self.store = store
+        self.records = records
+    }
+}
+
+/// A watcher's registration; cancel it to stop being notified.
+public final class StoreSubscription: Sendable {
+    private weak let store: Store?
+    private let id: Int
+    private let cancelled = Locked(false)
+
+    init(store: Store, id: Int) {
+        self.store = store
+        self.id = id
+    }
+
+    public func cancel() {
+        let already = cancelled.withLock { value in
+            defer { value = true }
+            return value
+        }
+        if !already { store?.removeWatcher(id) }
+    }
+
+    deinit { cancel() }
+}
