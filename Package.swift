@@ -7,6 +7,7 @@ let package = Package(
     products: [
         .library(name: "BatonAPI", targets: ["BatonAPI"]),
         .library(name: "BatonStore", targets: ["BatonStore"]),
+        .library(name: "BatonSQLite", targets: ["BatonSQLite"]),
         .library(name: "Baton", targets: ["Baton"]),
         .library(name: "BatonExampleServer", targets: ["BatonExampleServer"]),
         .executable(name: "baton-example-server", targets: ["baton-example-server"]),
@@ -24,6 +25,9 @@ let package = Package(
         .target(name: "BatonAPI"),
         // The normalized store: records, normalizer, reader, watchers, GC, persistence protocol.
         .target(name: "BatonStore", dependencies: ["BatonAPI"]),
+        // SQLite persistence of records (the system's libsqlite3).
+        .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
+        .target(name: "BatonSQLite", dependencies: ["BatonStore", "CSQLite"]),
         // The client: BatonClient, cache policies, the request chain, HTTP transport.
         .target(
             name: "Baton",
@@ -56,7 +60,13 @@ let package = Package(
             name: "baton-demo",
             dependencies: ["Baton", "BatonExampleAPI", "BatonExampleServer"]
         ),
-        .testTarget(name: "BatonAPITests", dependencies: ["BatonAPI", "BatonStore", "BatonExampleAPI"]),
+        // Publishes to a SQLite cache until killed: the crash-safety test's writer process.
+        .executableTarget(name: "baton-cache-stress", dependencies: ["BatonSQLite"]),
+        .testTarget(
+            name: "BatonStoreTests",
+            dependencies: ["BatonStore", "BatonSQLite", "BatonExampleAPI", "baton-cache-stress"]
+        ),
+        .testTarget(name: "BatonAPITests", dependencies: ["BatonAPI", "BatonExampleAPI"]),
         .testTarget(
             name: "BatonTests",
             dependencies: [

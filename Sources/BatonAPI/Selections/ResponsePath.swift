@@ -37,3 +37,8 @@ public struct ResponsePath: Sendable, Hashable, CustomStringConvertible, Express
         return text.isEmpty ? "(root)" : text
     }
 }
+
+extension ResponsePath.Component: ExpressibleByStringLiteral, ExpressibleByIntegerLiteral {
+    public init(stringLiteral value: String) { self = .key(value) }
+    public init(integerLiteral value: Int) { self = .index(value) }
+}

@@ -5,8 +5,18 @@ import BatonAPI
 public struct ReadResult: Sendable, Hashable {
     public let data: JSONObject?
     public let seenIDs: Set<DataID>
+    /// The storage keys read from the root record (`client:root`). Every query starts there, so
+    /// watchers depend on the root's fields, not the whole root.
+    public let seenRootFields: Set<String>
     /// Some selected field or record is not in the store: the data is incomplete (a cache miss).
     public let isMissing: Bool
+
+    public init(data: JSONObject?, seenIDs: Set<DataID>, seenRootFields: Set<String> = [], isMissing: Bool) {
+        self.data = data
+        self.seenIDs = seenIDs
+        self.seenRootFields = seenRootFields
+        self.isMissing = isMissing
+    }
 }
 
 /// Reads selections from a record source into a response-shaped object: the inverse of the
@@ -18,6 +28,7 @@ public struct Reader {
     private let variables: JSONObject
     private let collector: FieldCollector
     private var seen = Set<DataID>()
+    private var seenRootFields = Set<String>()
     private var isMissing = false
 
     init(lookup: @escaping Lookup, variables: JSONObject) {
@@ -36,7 +47,7 @@ public struct Reader {
         switch lookup(rootID) {
         case .present(let record)?:
             let data = reader.readObject(record, parentType: rootType, selections: selections)
-            return ReadResult(data: data, seenIDs: reader.seen, isMissing: reader.isMissing)
+            return ReadResult(data: data, seenIDs: reader.seen, seenRootFields: reader.seenRootFields, isMissing: reader.isMissing)
         case .deleted?, nil:
             return ReadResult(data: nil, seenIDs: reader.seen, isMissing: true)
         }
@@ -67,6 +78,7 @@ public struct Reader {
                 value = .string(record.id.rawValue)
             default:
                 let storageKey = StorageKey.make(field: field, variables: variables)
+                if record.id == .rootID { seenRootFields.insert(storageKey) }
                 guard let stored = record.fields[storageKey] else {
                     isMissing = true
                     continue

@@ -40,6 +40,13 @@ public struct RecordSource: Sendable, Hashable {
     /// replace. Returns the IDs whose content changed.
     @discardableResult
     public mutating func apply(_ changes: RecordSource) -> Set<DataID> {
+        var rootFields = Set<String>()
+        return apply(changes, changedRootFields: &rootFields)
+    }
+
+    /// Applies changes and also reports which fields of the root record changed (`nil` inside
+    /// means the root changed as a whole).
+    public mutating func apply(_ changes: RecordSource, changedRootFields: inout Set<String>) -> Set<DataID> {
         var changed = Set<DataID>()
         for (id, state) in changes.states {
             switch (states[id], state) {
@@ -52,6 +59,7 @@ public struct RecordSource: Sendable, Hashable {
                 for (key, value) in update.fields where existing.fields[key] != value {
                     existing.fields[key] = value
                     didChange = true
+                    if id == .rootID { changedRootFields.insert(key) }
                 }
                 if didChange {
                     states[id] = .present(existing)
@@ -61,6 +69,7 @@ public struct RecordSource: Sendable, Hashable {
                 if old != state {
                     states[id] = state
                     changed.insert(id)
+                    if id == .rootID, case .present(let record) = state { changedRootFields.formUnion(record.fields.keys) }
                 }
             }
         }

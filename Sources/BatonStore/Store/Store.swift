@@ -96,7 +96,8 @@ public final class Store: Sendable {
         let now = ContinuousClock.now
         let (changed, toPersist): (Set<DataID>, [DataID: RecordState?]) = state.withLock { state in
             state.epoch += 1
-            var changed = state.source.apply(changes)
+            var rootFields = Set<String>()
+            var changed = state.source.apply(changes, changedRootFields: &rootFields)
             if invalidations.store { state.storeInvalidatedAt = state.epoch }
             for id in invalidations.records {
                 state.invalidatedAt[id] = state.epoch
@@ -107,7 +108,7 @@ public final class Store: Sendable {
             }
             var toPersist: [DataID: RecordState?] = [:]
             for id in changed { toPersist[id] = state.source.state(of: id) }
-            state.notifyWatchers(of: changed)
+            state.notifyWatchers(of: changed, changedRootFields: rootFields)
             return (changed, toPersist)
         }
         persist(toPersist)
@@ -126,6 +127,7 @@ public final class Store: Sendable {
     }
 
     /// Edits records through proxies (Relay's `commitUpdate`), then publishes the edits.
+    @discardableResult
     public func update<T>(_ body: (RecordSourceProxy) throws -> T) rethrows -> T {
         let base = snapshot()
         let proxy = RecordSourceProxy(base: base, cacheKeys: cacheKeys)
@@ -151,7 +153,7 @@ public final class Store: Sendable {
             state.source = RecordSource(records: [Record(id: .rootID, typename: "__Root")])
             state.roots.removeAll()
             state.releaseBuffer.removeAll()
-            state.notifyWatchers(of: ids)
+            state.notifyWatchers(of: ids, changedRootFields: nil)
         }
         do {
             try cache.clear()

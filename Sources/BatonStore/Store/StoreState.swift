@@ -35,6 +35,8 @@ struct StoreState {
     /// Watchers by the record IDs their last read saw: publishing finds the watchers to notify
     /// without scanning them all.
     var watchersByRecord: [DataID: Set<Int>] = [:]
+    /// Watchers by the root record's fields they read (the root itself is not in `watchersByRecord`).
+    var watchersByRootField: [String: Set<Int>] = [:]
     var nextWatcherID = 0
 
     var roots: [String: RootState] = [:]
@@ -56,36 +58,51 @@ struct StoreState {
         let id = nextWatcherID
         nextWatcherID += 1
         watchers[id] = watcher
-        for record in watcher.last.seenIDs { watchersByRecord[record, default: []].insert(id) }
+        index(id, records: watcher.last.seenIDs, rootFields: watcher.last.seenRootFields)
         return id
     }
 
     mutating func removeWatcher(_ id: Int) {
         guard let watcher = watchers.removeValue(forKey: id) else { return }
-        unindex(id, watcher.last.seenIDs)
+        unindex(id, records: watcher.last.seenIDs, rootFields: watcher.last.seenRootFields)
     }
 
-    private mutating func unindex(_ id: Int, _ records: Set<DataID>) {
-        for record in records {
+    private mutating func index(_ id: Int, records: Set<DataID>, rootFields: Set<String>) {
+        for record in records where record != .rootID { watchersByRecord[record, default: []].insert(id) }
+        for field in rootFields { watchersByRootField[field, default: []].insert(id) }
+    }
+
+    private mutating func unindex(_ id: Int, records: Set<DataID>, rootFields: Set<String>) {
+        for record in records where record != .rootID {
             watchersByRecord[record]?.remove(id)
             if watchersByRecord[record]?.isEmpty == true { watchersByRecord[record] = nil }
         }
+        for field in rootFields {
+            watchersByRootField[field]?.remove(id)
+            if watchersByRootField[field]?.isEmpty == true { watchersByRootField[field] = nil }
+        }
     }
 
-    /// Re-reads the watchers that saw any of `changed` and calls those whose data changed.
-    mutating func notifyWatchers(of changed: Set<DataID>) {
+    /// Re-reads the watchers that saw any of `changed` records or `changedRootFields` (all
+    /// watchers of the root when `nil`) and calls those whose data changed.
+    mutating func notifyWatchers(of changed: Set<DataID>, changedRootFields: Set<String>?) {
         var affected = Set<Int>()
-        for id in changed {
+        for id in changed where id != .rootID {
             if let ids = watchersByRecord[id] { affected.formUnion(ids) }
+        }
+        if let changedRootFields {
+            for field in changedRootFields {
+                if let ids = watchersByRootField[field] { affected.formUnion(ids) }
+            }
+        } else {
+            affected.formUnion(watchers.keys)
         }
         for id in affected.sorted() {
             guard var watcher = watchers[id] else { continue }
             let result = read(watcher.descriptor)
-            if result.seenIDs != watcher.last.seenIDs {
-                unindex(id, watcher.last.seenIDs.subtracting(result.seenIDs))
-                for record in result.seenIDs.subtracting(watcher.last.seenIDs) {
-                    watchersByRecord[record, default: []].insert(id)
-                }
+            if result.seenIDs != watcher.last.seenIDs || result.seenRootFields != watcher.last.seenRootFields {
+                unindex(id, records: watcher.last.seenIDs, rootFields: watcher.last.seenRootFields)
+                index(id, records: result.seenIDs, rootFields: result.seenRootFields)
             }
             let differs = result.data != watcher.last.data || result.isMissing != watcher.last.isMissing
             watcher.last = result

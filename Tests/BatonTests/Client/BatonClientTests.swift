@@ -122,7 +122,7 @@ struct BatonClientTests {
 
             let cancelled = try await client.perform(mutation: CancelTripMutation(launchId: "launch-1"))
             #expect(cancelled.data?.cancelTrip.success == true)
-            let after = try await client.fetch(query: MeQuery())
+            let after = try await client.fetch(query: MeQuery(), cachePolicy: .networkOnly)
             #expect(after.data?.me?.trips.map(\.id) == ["launch-2"])
         }
     }

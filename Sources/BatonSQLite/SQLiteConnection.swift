@@ -1,0 +1,96 @@
+import CSQLite
+import Foundation
+
+/// A thin wrapper over one SQLite connection: statements, bindings, rows. Not thread-safe on
+/// its own; ``SQLiteNormalizedCache`` serializes access.
+final class SQLiteConnection {
+    let path: String
+    private var handle: OpaquePointer?
+
+    init(path: String) throws(SQLiteCacheError) {
+        self.path = path
+        var db: OpaquePointer?
+        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let code = sqlite3_open_v2(path, &db, flags, nil)
+        guard code == SQLITE_OK, let db else {
+            let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
+            sqlite3_close(db)
+            throw .cannotOpen(path: path, message: message)
+        }
+        handle = db
+        sqlite3_busy_timeout(db, 5_000)
+    }
+
+    deinit {
+        sqlite3_close_v2(handle)
+    }
+
+    private func error(_ code: Int32) -> SQLiteCacheError {
+        let message = String(cString: sqlite3_errmsg(handle))
+        switch code & 0xFF {
+        case SQLITE_NOTADB, SQLITE_CORRUPT: return .corrupt(path: path, message: message)
+        default: return .statementFailed(path: path, message: message)
+        }
+    }
+
+    /// Runs SQL with no results (several statements allowed).
+    func execute(_ sql: String) throws(SQLiteCacheError) {
+        let code = sqlite3_exec(handle, sql, nil, nil, nil)
+        guard code == SQLITE_OK else { throw error(code) }
+    }
+
+    /// A value to bind to a statement parameter.
+    enum Value {
+        case text(String)
+        case int(Int)
+        case blob([UInt8])
+        case null
+    }
+
+    /// Runs one statement with bound parameters, calling `row` for each result row.
+    func run(_ sql: String, _ parameters: [Value] = [], row: ((Row) throws(SQLiteCacheError) -> Void)? = nil) throws(SQLiteCacheError) {
+        var statement: OpaquePointer?
+        let prepared = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
+        guard prepared == SQLITE_OK, let statement else { throw error(prepared) }
+        defer { sqlite3_finalize(statement) }
+        for (offset, parameter) in parameters.enumerated() {
+            let index = Int32(offset + 1)
+            switch parameter {
+            case .text(let text): sqlite3_bind_text(statement, index, text, -1, SQLITE_TRANSIENT)
+            case .int(let int): sqlite3_bind_int64(statement, index, Int64(int))
+            case .blob(let bytes):
+                bytes.withUnsafeBytes { buffer in
+                    _ = sqlite3_bind_blob(statement, index, buffer.baseAddress, Int32(buffer.count), SQLITE_TRANSIENT)
+                }
+            case .null: sqlite3_bind_null(statement, index)
+            }
+        }
+        while true {
+            let step = sqlite3_step(statement)
+            if step == SQLITE_DONE { return }
+            guard step == SQLITE_ROW else { throw error(step) }
+            try row?(Row(statement: statement))
+        }
+    }
+
+    /// One result row.
+    struct Row {
+        let statement: OpaquePointer
+
+        func text(_ column: Int32) -> String? {
+            guard let pointer = sqlite3_column_text(statement, column) else { return nil }
+            return String(cString: pointer)
+        }
+
+        func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(statement, column)) }
+
+        func blob(_ column: Int32) -> [UInt8] {
+            let count = Int(sqlite3_column_bytes(statement, column))
+            guard count > 0, let pointer = sqlite3_column_blob(statement, column) else { return [] }
+            return Array(UnsafeRawBufferPointer(start: pointer, count: count))
+        }
+    }
+}
+
+/// SQLite's "copy the bound value now" destructor.
+private let SQLITE_TRANSIENT = unsafeBitCast(-1, to: sqlite3_destructor_type.self)

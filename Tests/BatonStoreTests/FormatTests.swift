@@ -1,0 +1,60 @@
+import BatonAPI
+import BatonStore
+import Testing
+
+/// The exact formats of DESIGN.md, with relay-runtime's own examples.
+@Suite("Storage keys and record IDs")
+struct FormatTests {
+    @Test func storageKeysFollowRelay() {
+        #expect(StorageKey.make(fieldName: "todos", arguments: ["first": 10]) == "todos(first:10)")
+        #expect(StorageKey.make(fieldName: "node", arguments: ["id": "1"]) == #"node(id:"1")"#)
+        #expect(
+            StorageKey.make(fieldName: "friends", arguments: ["orderby": ["name"], "first": 1])
+                == #"friends(first:1,orderby:["name"])"#)
+        #expect(StorageKey.make(fieldName: "profilePicture", arguments: ["size": 32]) == "profilePicture(size:32)")
+        // Null and absent arguments are dropped; none left gives the bare name.
+        #expect(StorageKey.make(fieldName: "hero", arguments: ["episode": nil]) == "hero")
+        #expect(StorageKey.make(fieldName: "hero", arguments: [:]) == "hero")
+        // Object values are written with sorted keys.
+        #expect(
+            StorageKey.make(fieldName: "search", arguments: ["filter": ["z": 1, "a": ["y": true, "b": nil]]])
+                == #"search(filter:{"a":{"b":null,"y":true},"z":1})"#)
+    }
+
+    @Test func storageKeysResolveVariables() {
+        let field = Field(
+            name: "todos", type: .object("TodoConnection"),
+            arguments: ["first": .variable("count"), "after": .variable("cursor"), "status": "any"])
+        #expect(StorageKey.make(field: field, variables: ["count": 10]) == #"todos(first:10,status:"any")"#)
+        #expect(StorageKey.make(field: field, variables: ["count": 10, "cursor": "abc"]) == #"todos(after:"abc",first:10,status:"any")"#)
+    }
+
+    @Test func clientIDsFollowRelay() {
+        #expect(ClientID.make(parentID: "1", storageKey: "profilePicture(size:32)") == "client:1:profilePicture(size:32)")
+        #expect(ClientID.make(parentID: .rootID, storageKey: "viewer") == DataID.viewerID)
+        #expect(ClientID.make(parentID: "client:root", storageKey: "reviews", index: 2) == "client:root:reviews:2")
+        #expect(DataID.rootID == "client:root")
+        #expect(DataID.viewerID == "client:root:viewer")
+    }
+
+    @Test func cacheKeysUseIDOrKeyFields() {
+        let config = CacheKeyConfiguration(keyFields: ["Dog": ["name", "owner"]])
+        #expect(config.cacheKey(typename: "Human", object: ["id": "1000"]) == "1000")
+        #expect(config.cacheKey(typename: "Post", object: ["id": 7]) == "7")
+        #expect(config.cacheKey(typename: "Dog", object: ["name": "Rex", "owner": "Ann", "id": "x"]) == "Dog:Rex+Ann")
+        #expect(config.cacheKey(typename: "Dog", object: ["name": "Rex"]) == nil)
+        #expect(config.cacheKey(typename: "Review", object: ["stars": 5]) == nil)
+    }
+
+    @Test func recordsRoundTripThroughTheirStoredForm() throws {
+        let record = Record(
+            id: "1000", typename: "Human",
+            fields: [
+                "name": .scalar("Luke"), "friends": .list([.link("1002"), .null, .link("2001")]), "home": .link("x"),
+                "matrix": .list([.list([.link("a")]), .null]),
+            ])
+        #expect(try RecordCoding.decode(RecordCoding.encode(record)) == record)
+        #expect(throws: RecordCoding.DecodingError.self) { try RecordCoding.decode(Array("{}".utf8)) }
+        #expect(throws: RecordCoding.DecodingError.self) { try RecordCoding.decode(Array("not json".utf8)) }
+    }
+}

@@ -1,0 +1,195 @@
+import BatonAPI
+import BatonExampleAPI
+import BatonSQLite
+import BatonStore
+import Foundation
+import Testing
+
+/// A fresh temporary folder, removed afterwards.
+func withTemporaryFolder<T>(_ body: (URL) async throws -> T) async rethrows -> T {
+    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("baton-\(UUID().uuidString)")
+    try? FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+    defer { try? FileManager.default.removeItem(at: folder) }
+    return try await body(folder)
+}
+
+@Suite("SQLite cache")
+struct SQLiteCacheTests {
+    let query = HeroAndFriendsQuery(episode: .some(.case(.empire)))
+    let data: JSONObject = [
+        "hero": [
+            "__typename": "Human", "id": "1000", "name": "Luke Skywalker", "appearsIn": ["NEWHOPE"],
+            "friends": [["__typename": "Human", "name": "Han Solo"], nil], "height": 5.64,
+        ]
+    ]
+
+    @Test func recordsSurviveARestart() async throws {
+        try await withTemporaryFolder { folder in
+            let url = folder.appendingPathComponent("cache.sqlite")
+            do {
+                let store = Store(cache: try SQLiteNormalizedCache(fileURL: url))
+                store.write(data: try HeroAndFriendsQuery.Data(jsonObject: data), for: query)
+                store.update { $0.delete("client:1000:friends:0") }
+                #expect(store.takePersistenceErrors().isEmpty)
+            }
+            let reopened = Store(cache: try SQLiteNormalizedCache(fileURL: url))
+            let hero = try reopened.read(query: query).hero
+            #expect(hero?.name == "Luke Skywalker")
+            #expect(hero?.friends?[0] == nil)  // deleted stays deleted, not missing
+            #expect(reopened.recordState(of: "client:1000:friends:0") == .deleted)
+            // Garbage collection removes records from the file too.
+            reopened.collectGarbage()
+            let again = Store(cache: try SQLiteNormalizedCache(fileURL: url))
+            #expect(again.snapshot().count == 1)  // just the root
+        }
+    }
+
+    @Test func theFileUsesWALAndAVersionedSchema() async throws {
+        try await withTemporaryFolder { folder in
+            let url = folder.appendingPathComponent("cache.sqlite")
+            let store = Store(cache: try SQLiteNormalizedCache(fileURL: url))
+            store.write(data: try HeroAndFriendsQuery.Data(jsonObject: data), for: query)
+            #expect(FileManager.default.fileExists(atPath: url.path + "-wal"))
+            let header = try Data(contentsOf: url).prefix(16)
+            #expect(String(decoding: header, as: UTF8.self) == "SQLite format 3\u{0}")
+        }
+    }
+
+    @Test func aCorruptFileIsATypedErrorAndRecoveryKeepsIt() async throws {
+        try await withTemporaryFolder { folder in
+            let url = folder.appendingPathComponent("cache.sqlite")
+            let garbage = Data((0..<8192).map { UInt8(truncatingIfNeeded: $0 &* 31) })
+            try garbage.write(to: url)
+            #expect {
+                try SQLiteNormalizedCache(fileURL: url)
+            } throws: { error in
+                guard case .corrupt(let path, _)? = error as? SQLiteCacheError else { return false }
+                return path == url.path
+            }
+            let (cache, problem) = SQLiteNormalizedCache.openOrRecover(fileURL: url)
+            #expect(problem != nil)
+            let store = Store(cache: cache)
+            store.write(data: try HeroAndFriendsQuery.Data(jsonObject: data), for: query)
+            #expect(try store.read(query: query).hero?.name == "Luke Skywalker")
+            // The unreadable file was moved aside, byte for byte.
+            let names = try FileManager.default.contentsOfDirectory(atPath: folder.path)
+            let aside = try #require(names.first { $0.hasPrefix("cache.sqlite.unreadable-") && !$0.hasSuffix("-wal") && !$0.hasSuffix("-shm") })
+            #expect(try Data(contentsOf: folder.appendingPathComponent(aside)) == garbage)
+        }
+    }
+
+    @Test func aForeignDatabaseIsNotTouched() async throws {
+        try await withTemporaryFolder { folder in
+            let url = folder.appendingPathComponent("other.sqlite")
+            // Make a SQLite file of another app: a Baton cache file whose format mark is changed.
+            do {
+                let cache = try SQLiteNormalizedCache(fileURL: url)
+                try cache.write(["x": .present(Record(id: "x", typename: "X"))])
+            }
+            try overwrite(url, marker: "baton-normalized-cache", with: "someone-elses-format!!")
+            #expect {
+                try SQLiteNormalizedCache(fileURL: url)
+            } throws: { error in
+                guard case .foreign? = error as? SQLiteCacheError else { return false }
+                return true
+            }
+        }
+    }
+
+    @Test func aTruncatedFileIsCorrupt() async throws {
+        try await withTemporaryFolder { folder in
+            let url = folder.appendingPathComponent("cache.sqlite")
+            do {
+                let store = Store(cache: try SQLiteNormalizedCache(fileURL: url))
+                for index in 0..<200 {
+                    store.publish(RecordSource(records: [Record(id: DataID("r\(index)"), typename: "R", fields: ["v": .scalar(.string(String(repeating: "y", count: 500)))])]))
+                }
+            }
+            // Fold the WAL in, then cut the file in half.
+            let full = try Data(contentsOf: url)
+            for suffix in ["-wal", "-shm"] { try? FileManager.default.removeItem(atPath: url.path + suffix) }
+            if full.count > 8192 {
+                try full.prefix(full.count / 2).write(to: url)
+                let opened = Result { try SQLiteNormalizedCache(fileURL: url) }
+                if case .success(let cache) = opened {
+                    // SQLite may open a truncated file; reading it must then fail cleanly or skip.
+                    _ = try? cache.loadRecords()
+                }
+            }
+            let (cache, _) = SQLiteNormalizedCache.openOrRecover(fileURL: url)
+            _ = Store(cache: cache)
+        }
+    }
+
+    @Test func headersAndTokensAreNeverStored() async throws {
+        try await withTemporaryFolder { folder in
+            let url = folder.appendingPathComponent("cache.sqlite")
+            let store = Store(cache: try SQLiteNormalizedCache(fileURL: url))
+            store.write(data: try HeroAndFriendsQuery.Data(jsonObject: data), for: query)
+            // The store's only input is records; nothing of a request reaches it. Check the bytes.
+            for suffix in ["", "-wal"] {
+                let bytes = (try? Data(contentsOf: URL(fileURLWithPath: url.path + suffix))) ?? Data()
+                #expect(bytes.range(of: Data("Authorization".utf8)) == nil)
+            }
+        }
+    }
+
+    @Test func aWriterKilledMidPublishLeavesWholePublishesOnly() async throws {
+        let writer = try #require(stressExecutable())
+        try await withTemporaryFolder { folder in
+            let url = folder.appendingPathComponent("stress.sqlite")
+            var generations: [Int] = []
+            for round in 0..<20 {
+                let process = Process()
+                process.executableURL = writer
+                process.arguments = [url.path, "40"]
+                let output = Pipe()
+                process.standardOutput = output
+                try process.run()
+                // Wait until it is writing, then kill it at a random point.
+                _ = output.fileHandleForReading.availableData
+                try await Task.sleep(for: .milliseconds(Int.random(in: 5...120)))
+                kill(process.processIdentifier, SIGKILL)
+                process.waitUntilExit()
+                #expect(process.terminationReason == .uncaughtSignal, "round \(round)")
+
+                let cache = try SQLiteNormalizedCache(fileURL: url)
+                let source = try cache.loadRecords()
+                #expect(cache.unreadableRecordCount == 0)
+                let values = Set((0..<40).compactMap { source[DataID("stress:\($0)")]?["generation"]?.scalarValue?.intValue })
+                #expect(values.count <= 1, "round \(round): a torn publish holds generations \(values.sorted())")
+                if let value = values.first {
+                    #expect((0..<40).allSatisfy { source[DataID("stress:\($0)")] != nil }, "round \(round)")
+                    generations.append(value)
+                }
+            }
+            // The writer kept going from what it found: generations never go back.
+            #expect(generations == generations.sorted())
+            #expect(generations.last ?? 0 > 0)
+        }
+    }
+}
+
+/// The `baton-cache-stress` executable built beside the tests.
+func stressExecutable() -> URL? {
+    var folder = Bundle.main.bundleURL
+    for _ in 0..<4 {
+        let candidate = folder.appendingPathComponent("baton-cache-stress")
+        if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        folder = folder.deletingLastPathComponent()
+    }
+    return nil
+}
+
+/// Replaces the bytes of `marker` in a file with `replacement` (same length).
+func overwrite(_ url: URL, marker: String, with replacement: String) throws {
+    precondition(marker.utf8.count == replacement.utf8.count)
+    for suffix in ["", "-wal"] {
+        let file = URL(fileURLWithPath: url.path + suffix)
+        guard var bytes = try? Data(contentsOf: file) else { continue }
+        while let range = bytes.range(of: Data(marker.utf8)) {
+            bytes.replaceSubrange(range, with: Data(replacement.utf8))
+        }
+        try bytes.write(to: file)
+    }
+}
