@@ -70,7 +70,7 @@ let package = Package(
         .testTarget(
             name: "BatonTests",
             dependencies: [
-                "Baton", "BatonAPI", "BatonExampleAPI", "BatonExampleServer",
+                "Baton", "BatonAPI", "BatonSQLite", "BatonExampleAPI", "BatonExampleServer",
                 .product(name: "Crypto", package: "swift-crypto"),
             ]
         ),

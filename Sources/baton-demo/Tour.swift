@@ -45,3 +45,22 @@ final class TokenStore: @unchecked Sendable {
         set { lock.withLock { stored = newValue } }
     }
 }
+
+/// Lines printed by a watcher while the demo goes on.
+final class Printed: @unchecked Sendable {
+    private let lock = NSLock()
+    private var stored: [String] = []
+
+    var lines: [String] { lock.withLock { stored } }
+
+    func append(_ line: String) { lock.withLock { stored.append(line) } }
+
+    /// Waits until `count` lines were printed (10 s at most).
+    func wait(for count: Int) async throws {
+        let deadline = ContinuousClock.now + .seconds(10)
+        while lines.count < count {
+            guard ContinuousClock.now < deadline else { throw Tour.Failure(description: "expected \(count) lines, got \(lines)") }
+            try await Task.sleep(for: .milliseconds(10))
+        }
+    }
+}

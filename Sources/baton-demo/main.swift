@@ -86,6 +86,34 @@ await tour.step("6. cancelTrip") {
     return ["\(cancelled.message ?? "cancelled"); trips left: \(trips.joined(separator: ", "))"]
 }
 
+await tour.step("7. The same hero query again: answered from the normalized store") {
+    let result = try await client.fetch(query: HeroAndFriendsQuery(episode: .some(.case(.empire))))
+    try tour.check(result.source == .cache, "source: cache, got \(result.source)")
+    return ["hero: \(result.data?.hero?.name ?? "?"), source: \(result.source)"]
+}
+
+await tour.step("8. A watcher prints when a mutation changes what it shows") {
+    let printed = Printed()
+    let watching = Task {
+        for try await result in client.watch(query: TodoListQuery(first: 10)) {
+            let todos = result.data?.viewer?.todos.edges?.compactMap { $0?.node } ?? []
+            let line = todos.map { "\($0.complete ? "[x]" : "[ ]") \($0.text)" }.joined(separator: "  ")
+            printed.append("watcher (\(result.source)): \(line)")
+        }
+    }
+    try await printed.wait(for: 1)
+    let list = try await client.fetch(query: TodoListQuery(first: 10), cachePolicy: .storeOnly)
+    let open = try tour.require(list.data?.viewer?.todos.edges?.compactMap { $0?.node }.first { !$0.complete }, "an open todo")
+    printed.append("mutation: changeTodoStatus(\(open.text) → done)")
+    _ = try await client.perform(
+        mutation: ChangeTodoStatusMutation(input: ChangeTodoStatusInput(complete: true, id: open.id, userId: "User:1")))
+    try await printed.wait(for: 3)
+    watching.cancel()
+    let lines = printed.lines
+    try tour.check(lines.last?.contains("watcher (cache)") == true, "the watcher to print the change from the store")
+    return lines
+}
+
 await server.stop()
 print(tour.summary)
 exit(tour.failures == 0 ? 0 : 1)
