@@ -19,12 +19,13 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
+        .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
     ],
     targets: [
         // What generated code and users touch: JSON, operations, selection sets, results.
         .target(name: "BatonAPI"),
         // The normalized store: records, normalizer, reader, watchers, GC, persistence protocol.
-        .target(name: "BatonStore", dependencies: ["BatonAPI"]),
+        .target(name: "BatonStore", dependencies: ["BatonAPI", .product(name: "Logging", package: "swift-log")]),
         // SQLite persistence of records (the system's libsqlite3).
         .systemLibrary(name: "CSQLite", pkgConfig: "sqlite3", providers: [.apt(["libsqlite3-dev"])]),
         .target(name: "BatonSQLite", dependencies: ["BatonStore", "CSQLite"]),

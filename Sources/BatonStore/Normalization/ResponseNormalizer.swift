@@ -1,5 +1,17 @@
 import BatonAPI
 
+/// A field of a response that carries a client directive, found while normalizing.
+public struct HandleInvocation: Sendable {
+    /// The record holding the field.
+    public let parentID: DataID
+    public let field: Field
+    /// Where the server's value of the field is stored on the parent.
+    public let storageKey: String
+    /// The field's value in the response.
+    public let value: JSONValue
+    public let directive: ClientDirective
+}
+
 /// Turns a response into record changes: each object with a cache key becomes the record of
 /// that key, others get client IDs from their parent and field; scalars are stored by storage
 /// key, objects as links. A null at a path where the response reports an error is not written,
@@ -11,6 +23,7 @@ public struct ResponseNormalizer {
     /// Every prefix of every error path: a null at one of these came from an error.
     private let errorPrefixes: Set<ResponsePath>
     private var changes = RecordSource()
+    private var handles: [HandleInvocation] = []
     private var path: [ResponsePath.Component] = []
 
     public init(cacheKeys: CacheKeyConfiguration = .default, variables: JSONObject = [:], errorPaths: [ResponsePath] = []) {
@@ -32,9 +45,21 @@ public struct ResponseNormalizer {
         _ data: JSONObject, selections: [Selection], rootID: DataID = .rootID, rootType: String,
         variables: JSONObject = [:], cacheKeys: CacheKeyConfiguration = .default, errorPaths: [ResponsePath] = []
     ) -> RecordSource {
+        normalizeWithHandles(
+            data, selections: selections, rootID: rootID, rootType: rootType, variables: variables, cacheKeys: cacheKeys,
+            errorPaths: errorPaths
+        ).changes
+    }
+
+    /// Normalizes and also returns the fields that carry client directives (`@connection`, the
+    /// mutation directives), in response order, for their handlers to run on the result.
+    public static func normalizeWithHandles(
+        _ data: JSONObject, selections: [Selection], rootID: DataID = .rootID, rootType: String,
+        variables: JSONObject = [:], cacheKeys: CacheKeyConfiguration = .default, errorPaths: [ResponsePath] = []
+    ) -> (changes: RecordSource, handles: [HandleInvocation]) {
         var normalizer = ResponseNormalizer(cacheKeys: cacheKeys, variables: variables, errorPaths: errorPaths)
         normalizer.normalizeObject(data, id: rootID, parentType: rootType, selections: selections)
-        return normalizer.changes
+        return (normalizer.changes, normalizer.handles)
     }
 
     private var tracksPath: Bool { !errorPrefixes.isEmpty }
@@ -52,6 +77,9 @@ public struct ResponseNormalizer {
             guard let value = object[group.responseKey] else { continue }
             if field.name == "__typename" || field.name == "__id" { continue }
             let storageKey = StorageKey.make(field: field, variables: variables)
+            for directive in group.fields.flatMap(\.directives) {
+                handles.append(HandleInvocation(parentID: id, field: field, storageKey: storageKey, value: value, directive: directive))
+            }
             if tracksPath { path.append(.key(group.responseKey)) }
             defer { if tracksPath { path.removeLast() } }
             if case .null = value {

@@ -77,7 +77,7 @@ public struct Reader {
             case "__id":
                 value = .string(record.id.rawValue)
             default:
-                let storageKey = StorageKey.make(field: field, variables: variables)
+                let storageKey = Self.readKey(of: field, variables: variables)
                 if record.id == .rootID { seenRootFields.insert(storageKey) }
                 guard let stored = record.fields[storageKey] else {
                     isMissing = true
@@ -100,6 +100,18 @@ public struct Reader {
             values.append(value)
         }
         return JSONObject(uniqueKeys: keys, values: values)
+    }
+
+    /// Where a field is read from: its storage key, or for a `@connection` field the client
+    /// connection that the connection handler keeps.
+    static func readKey(of field: Field, variables: JSONObject) -> String {
+        for directive in field.directives {
+            if case .connection(let key, let filters) = directive {
+                return ConnectionHandler.handleKey(
+                    key: key, filters: ConnectionHandler.filterValues(field: field, filters: filters, variables: variables))
+            }
+        }
+        return StorageKey.make(field: field, variables: variables)
     }
 
     private mutating func readLinked(_ stored: RecordValue, type: String, selections: [Selection]) -> JSONValue? {

@@ -7,6 +7,22 @@ public enum RecordState: Sendable, Hashable {
     case deleted
 }
 
+extension RecordState {
+    /// `overlay` (a partial record of edits, or a deletion) on top of `base`: fields of the
+    /// overlay replace the base's, the rest stay.
+    public static func layered(_ overlay: RecordState?, over base: RecordState?) -> RecordState? {
+        switch (overlay, base) {
+        case (nil, let base): return base
+        case (.deleted?, _): return .deleted
+        case (.present(let edits)?, .present(var original)?):
+            if let typename = edits.typename { original.typename = typename }
+            for (key, value) in edits.fields { original.fields[key] = value }
+            return .present(original)
+        case (.present(let edits)?, _): return .present(edits)
+        }
+    }
+}
+
 /// A set of records by ID, with deletions kept apart from unknown IDs.
 public struct RecordSource: Sendable, Hashable {
     public private(set) var states: [DataID: RecordState]

@@ -4,28 +4,24 @@ import BatonAPI
 /// delete, and edit through ``RecordProxy``. Edits are collected and published together when
 /// the update ends. Valid only inside the update closure.
 public final class RecordSourceProxy: @unchecked Sendable {
-    let base: RecordSource
+    let base: Reader.Lookup
     public let cacheKeys: CacheKeyConfiguration
     /// The edits so far, published when the update ends.
     public private(set) var changes = RecordSource()
     var invalidations = Invalidations()
+    /// Every record read from `base`: an optimistic update that read a record the server then
+    /// changed is computed again.
+    private(set) var readIDs = Set<DataID>()
 
-    init(base: RecordSource, cacheKeys: CacheKeyConfiguration) {
+    init(base: @escaping Reader.Lookup, cacheKeys: CacheKeyConfiguration) {
         self.base = base
         self.cacheKeys = cacheKeys
     }
 
     /// The current state of a record: edited, else as in the store.
     func state(of id: DataID) -> RecordState? {
-        switch (changes.state(of: id), base.state(of: id)) {
-        case (.deleted?, _): return .deleted
-        case (.present(let edited)?, .present(var original)?):
-            if let typename = edited.typename { original.typename = typename }
-            for (key, value) in edited.fields { original.fields[key] = value }
-            return .present(original)
-        case (.present(let edited)?, _): return .present(edited)
-        case (nil, let original): return original
-        }
+        readIDs.insert(id)
+        return RecordState.layered(changes.state(of: id), over: base(id))
     }
 
     func record(_ id: DataID) -> Record? {

@@ -93,13 +93,98 @@ public final class Store: Sendable {
     public func publish(_ changes: RecordSource, invalidating invalidations: Invalidations = .init(), fetched: OperationDescriptor? = nil)
         -> Set<DataID>
     {
+        commit(fetched: fetched) { _ in StoreChanges(records: changes, invalidations: invalidations) }
+    }
+
+    /// Normalizes a response object for `descriptor` and publishes it: directive handlers
+    /// (`@connection`, mutation directives) run on it, then `updater`. When the payload answers an
+    /// optimistic update, pass it as `replacing`: in one step its layer goes, the payload is
+    /// committed, the other optimistic updates are applied again in order, and watchers are told once.
+    @discardableResult
+    public func publish(
+        data: JSONObject, for descriptor: OperationDescriptor, errorPaths: [ResponsePath] = [], fetched: Bool = false,
+        updater: (@Sendable (RecordSourceProxy, JSONObject) -> Void)? = nil, replacing optimistic: OptimisticUpdate? = nil
+    ) -> Set<DataID> {
+        let cacheKeys = self.cacheKeys
+        return commit(fetched: fetched ? descriptor : nil, removing: optimistic) { lookup in
+            PayloadApplier.apply(
+                data: data, descriptor: descriptor, errorPaths: errorPaths, cacheKeys: cacheKeys, lookup: lookup, updater: updater)
+        }
+    }
+
+    /// Edits records through proxies (Relay's `commitUpdate`), then publishes the edits. The
+    /// closure runs while the store is locked: use only the proxy inside it.
+    @discardableResult
+    public func update<T>(_ body: (RecordSourceProxy) throws -> T) rethrows -> T {
+        var result: T?
+        try commit { lookup in
+            let proxy = RecordSourceProxy(base: lookup, cacheKeys: self.cacheKeys)
+            result = try body(proxy)
+            return StoreChanges(records: proxy.changes, invalidations: proxy.invalidations)
+        }
+        return result!
+    }
+
+    /// Applies an optimistic update on top of the store: the optimistic response (normalized,
+    /// with its directive handlers) and then `updater`. It stays, applied again over every later
+    /// server write, until it is replaced by its server payload or reverted.
+    public func applyOptimisticUpdate(
+        data: JSONObject?, for descriptor: OperationDescriptor, updater: (@Sendable (RecordSourceProxy, JSONObject) -> Void)? = nil
+    ) -> OptimisticUpdate {
+        let cacheKeys = self.cacheKeys
+        let recipe: @Sendable (@escaping Reader.Lookup) -> StoreChanges = { lookup in
+            PayloadApplier.apply(
+                data: data ?? [:], descriptor: descriptor, errorPaths: [], cacheKeys: cacheKeys, lookup: lookup,
+                updater: updater, normalize: data != nil)
+        }
+        let id = state.withLock { state -> Int in
+            let before = state.overlay
+            let id = state.nextLayerID
+            state.nextLayerID += 1
+            let changes = recipe(state.lookup)
+            state.layers.append(OptimisticLayer(id: id, recipe: recipe, changes: changes))
+            state.overlay.apply(changes.records)
+            notifyOverlayChange(&state, before: before, baseChanged: [], rootFields: [])
+            return id
+        }
+        return OptimisticUpdate(id: id)
+    }
+
+    /// Removes an optimistic update; the others are applied again in order.
+    public func revertOptimisticUpdate(_ update: OptimisticUpdate) {
+        state.withLock { state in
+            guard let index = state.layers.firstIndex(where: { $0.id == update.id }) else { return }
+            let before = state.overlay
+            let removed = state.layers.remove(at: index)
+            state.rebuildOverlay(changedBase: Set(removed.changes.records.ids))
+            notifyOverlayChange(&state, before: before, baseChanged: [], rootFields: [])
+        }
+    }
+
+    /// How many optimistic updates are applied.
+    public var optimisticUpdateCount: Int { state.withLock { $0.layers.count } }
+
+    /// The single write path: computes the changes against the base records (the optimistic
+    /// overlay dropped), applies and persists them, rebases the optimistic updates, and
+    /// notifies each affected watcher once.
+    @discardableResult
+    func commit(
+        fetched: OperationDescriptor? = nil, removing optimistic: OptimisticUpdate? = nil,
+        _ compute: (@escaping Reader.Lookup) throws -> StoreChanges
+    ) rethrows -> Set<DataID> {
         let now = ContinuousClock.now
-        let (changed, toPersist): (Set<DataID>, [DataID: RecordState?]) = state.withLock { state in
+        let (changed, toPersist): (Set<DataID>, [DataID: RecordState?]) = try state.withLock { state in
             state.epoch += 1
+            let before = state.overlay
+            var removedLayer: OptimisticLayer?
+            if let optimistic, let index = state.layers.firstIndex(where: { $0.id == optimistic.id }) {
+                removedLayer = state.layers.remove(at: index)
+            }
+            let changes = try compute(state.baseLookup)
             var rootFields = Set<String>()
-            var changed = state.source.apply(changes, changedRootFields: &rootFields)
-            if invalidations.store { state.storeInvalidatedAt = state.epoch }
-            for id in invalidations.records {
+            var changed = state.source.apply(changes.records, changedRootFields: &rootFields)
+            if changes.invalidations.store { state.storeInvalidatedAt = state.epoch }
+            for id in changes.invalidations.records {
                 state.invalidatedAt[id] = state.epoch
                 changed.insert(id)
             }
@@ -108,32 +193,30 @@ public final class Store: Sendable {
             }
             var toPersist: [DataID: RecordState?] = [:]
             for id in changed { toPersist[id] = state.source.state(of: id) }
-            state.notifyWatchers(of: changed, changedRootFields: rootFields)
+            if state.layers.isEmpty && removedLayer == nil && before.count == 0 {
+                state.notifyWatchers(of: changed, changedRootFields: rootFields)
+            } else {
+                var rebase = changed
+                if let removedLayer { rebase.formUnion(removedLayer.changes.records.ids) }
+                state.rebuildOverlay(changedBase: rebase)
+                notifyOverlayChange(&state, before: before, baseChanged: changed, rootFields: rootFields)
+            }
             return (changed, toPersist)
         }
         persist(toPersist)
         return changed
     }
 
-    /// Normalizes a response object for `descriptor` and publishes it.
-    @discardableResult
-    public func publish(
-        data: JSONObject, for descriptor: OperationDescriptor, errorPaths: [ResponsePath] = [], fetched: Bool = false
-    ) -> Set<DataID> {
-        let changes = ResponseNormalizer.normalize(
-            data, selections: descriptor.selections, rootID: descriptor.rootID, rootType: descriptor.rootType,
-            variables: descriptor.variables, cacheKeys: cacheKeys, errorPaths: errorPaths)
-        return publish(changes, fetched: fetched ? descriptor : nil)
-    }
-
-    /// Edits records through proxies (Relay's `commitUpdate`), then publishes the edits.
-    @discardableResult
-    public func update<T>(_ body: (RecordSourceProxy) throws -> T) rethrows -> T {
-        let base = snapshot()
-        let proxy = RecordSourceProxy(base: base, cacheKeys: cacheKeys)
-        let result = try body(proxy)
-        publish(proxy.changes, invalidating: proxy.invalidations)
-        return result
+    /// Notifies watchers after the overlay changed: every record in the old or new overlay may
+    /// read differently, as may the base's changes.
+    private func notifyOverlayChange(_ state: inout StoreState, before: RecordSource, baseChanged: Set<DataID>, rootFields: Set<String>) {
+        var changed = baseChanged
+        var fields = rootFields
+        for overlay in [before, state.overlay] {
+            changed.formUnion(overlay.ids)
+            if let root = overlay[.rootID] { fields.formUnion(root.fields.keys) }
+        }
+        state.notifyWatchers(of: changed, changedRootFields: fields)
     }
 
     /// Makes the next ``check(_:)`` of any operation that read this record report it stale.
@@ -193,6 +276,11 @@ public final class Store: Sendable {
 
     /// How many watchers are registered.
     public var watcherCount: Int { state.withLock { $0.watchers.count } }
+}
+
+/// A handle to an applied optimistic update.
+public struct OptimisticUpdate: Sendable, Hashable {
+    let id: Int
 }
 
 /// Invalidations carried by a publish.

@@ -24,9 +24,20 @@ struct RootState {
     }
 }
 
+/// An optimistic update: its recipe, and the changes it made when last computed.
+struct OptimisticLayer {
+    let id: Int
+    let recipe: @Sendable (@escaping Reader.Lookup) -> StoreChanges
+    var changes: StoreChanges
+}
+
 /// Everything the store guards with its lock.
 struct StoreState {
     var source: RecordSource
+    /// Pending optimistic updates, oldest first, and their changes merged (on top of `source`).
+    var layers: [OptimisticLayer] = []
+    var overlay = RecordSource()
+    var nextLayerID = 0
     var epoch = 0
     var storeInvalidatedAt: Int?
     var invalidatedAt: [DataID: Int] = [:]
@@ -47,11 +58,43 @@ struct StoreState {
         self.source = source
     }
 
-    func read(_ descriptor: OperationDescriptor) -> ReadResult {
+    /// What readers see: the base records with the optimistic overlay on top.
+    var lookup: Reader.Lookup {
         let source = self.source
-        return Reader.read(
+        if overlay.count == 0 { return { source.state(of: $0) } }
+        let overlay = self.overlay
+        return { RecordState.layered(overlay.state(of: $0), over: source.state(of: $0)) }
+    }
+
+    /// The base records alone, as the server's writes see them.
+    var baseLookup: Reader.Lookup {
+        let source = self.source
+        return { source.state(of: $0) }
+    }
+
+    func read(_ descriptor: OperationDescriptor) -> ReadResult {
+        Reader.read(
             selections: descriptor.selections, rootID: descriptor.rootID, rootType: descriptor.rootType,
-            variables: descriptor.variables, lookup: { source.state(of: $0) })
+            variables: descriptor.variables, lookup: lookup)
+    }
+
+    /// Rebuilds the overlay from the layers, computing again each layer that read a record in
+    /// `changedBase` (or everything after `from`), and reusing the others' changes as they were.
+    mutating func rebuildOverlay(changedBase: Set<DataID>) {
+        overlay = RecordSource()
+        var changedSoFar = changedBase
+        for index in layers.indices {
+            if !layers[index].changes.readIDs.isDisjoint(with: changedSoFar) {
+                let source = self.source
+                let below = overlay
+                let lookup: Reader.Lookup = { RecordState.layered(below.state(of: $0), over: source.state(of: $0)) }
+                let previous = layers[index].changes.records
+                layers[index].changes = layers[index].recipe(lookup)
+                changedSoFar.formUnion(previous.ids)
+                changedSoFar.formUnion(layers[index].changes.records.ids)
+            }
+            overlay.apply(layers[index].changes.records)
+        }
     }
 
     mutating func addWatcher(_ watcher: Watcher) -> Int {

@@ -1,0 +1,191 @@
+import BatonAPI
+import BatonStore
+import Foundation
+import Observation
+
+/// Commits one kind of mutation, Relay style: an optimistic response and updater show the
+/// result at once, the server's payload replaces it (directive handlers, then `updater`), and a
+/// failure or cancellation rolls it back exactly. `isInFlight` is observable.
+///
+/// ```swift
+/// let changeStatus = client.mutator(ChangeTodoStatusMutation.self)
+/// changeStatus.commit(
+///     variables: ChangeTodoStatusMutation(input: .init(complete: true, id: todo.id, userId: user.id)),
+///     optimisticResponse: ["changeTodoStatus": ["__typename": "ChangeTodoStatusPayload", "todo": […], "user": […]]],
+///     completion: { result in … })
+/// ```
+///
+/// Add conveniences for one operation in an extension:
+/// `extension Mutator where Operation == ChangeTodoStatusMutation { func commit(todo:complete:) … }`.
+public final class Mutator<Operation: GraphQLMutation>: Observable, Sendable {
+    public typealias Updater = @Sendable (RecordSourceProxy, Operation.Data?) -> Void
+    public typealias Completion = @Sendable (Result<GraphQLResult<Operation.Data>, any Error>) -> Void
+
+    public let client: BatonClient
+    private let registrar = ObservationRegistrar()
+    private let inFlight = Locked(0)
+
+    public init(client: BatonClient) {
+        self.client = client
+    }
+
+    /// Whether any commit of this mutator is waiting for the server. Observable.
+    public var isInFlight: Bool {
+        registrar.access(self, keyPath: \.isInFlight)
+        return inFlight.withLock { $0 > 0 }
+    }
+
+    private func changeInFlight(by delta: Int) {
+        registrar.withMutation(of: self, keyPath: \.isInFlight) {
+            inFlight.withLock { $0 += delta }
+        }
+    }
+
+    /// Commits with an optimistic response given as typed data.
+    @discardableResult
+    public func commit(
+        variables: Operation,
+        optimisticResponse: Operation.Data?,
+        optimisticUpdater: Updater? = nil,
+        updater: Updater? = nil,
+        completion: Completion? = nil
+    ) -> MutationCommit {
+        start(variables, optimistic: .success(optimisticResponse?.jsonObject), optimisticUpdater, updater, completion)
+    }
+
+    /// Commits, with an optimistic response given as a JSON literal, checked against the
+    /// mutation's selections (a mismatch fails the commit with an error that names the path,
+    /// and nothing is sent).
+    @discardableResult
+    public func commit(
+        variables: Operation,
+        optimisticResponse: JSONObject? = nil,
+        optimisticUpdater: Updater? = nil,
+        updater: Updater? = nil,
+        completion: Completion? = nil
+    ) -> MutationCommit {
+        let checked: Result<JSONObject?, any Error>
+        if let optimisticResponse {
+            do {
+                _ = try Operation.Data(jsonObject: optimisticResponse, variables: variables.variablesJSON)
+                checked = .success(optimisticResponse)
+            } catch {
+                checked = .failure(BatonError.dataMismatch(operationName: Operation.operationName, error))
+            }
+        } else {
+            checked = .success(nil)
+        }
+        return start(variables, optimistic: checked, optimisticUpdater, updater, completion)
+    }
+
+    private func start(
+        _ operation: Operation, optimistic: Result<JSONObject?, any Error>, _ optimisticUpdater: Updater?,
+        _ updater: Updater?, _ completion: Completion?
+    ) -> MutationCommit {
+        let store = client.store
+        let descriptor = OperationDescriptor(operation: operation)
+        let variables = operation.variablesJSON
+        let optimisticData: JSONObject?
+        switch optimistic {
+        case .failure(let error):
+            completion?(.failure(error))
+            return MutationCommit(task: nil)
+        case .success(let data):
+            optimisticData = data
+        }
+        var layer: OptimisticUpdate?
+        if optimisticData != nil || optimisticUpdater != nil {
+            let typedUpdater = optimisticUpdater.map { updater in
+                { @Sendable (proxy: RecordSourceProxy, json: JSONObject) in
+                    updater(proxy, try? Operation.Data(jsonObject: json, variables: variables))
+                }
+            }
+            layer = store.applyOptimisticUpdate(data: optimisticData, for: descriptor, updater: typedUpdater)
+        }
+        changeInFlight(by: 1)
+        let appliedLayer = layer
+        let task = Task {
+            defer { self.changeInFlight(by: -1) }
+            do {
+                try Task.checkCancellation()
+                let response = try await self.client.networkTransport.send(operation: operation)
+                try Task.checkCancellation()
+                let result = try response.result(for: operation, source: .server)
+                let payloadUpdater = updater.map { updater in
+                    { @Sendable (proxy: RecordSourceProxy, json: JSONObject) in
+                        updater(proxy, try? Operation.Data(jsonObject: json, variables: variables))
+                    }
+                }
+                if let data = response.body["data"]?.objectValue {
+                    let errorPaths = result.errors?.compactMap(\.path) ?? []
+                    store.publish(data: data, for: descriptor, errorPaths: errorPaths, updater: payloadUpdater, replacing: appliedLayer)
+                } else if let appliedLayer {
+                    store.revertOptimisticUpdate(appliedLayer)
+                }
+                completion?(.success(result))
+            } catch {
+                if let appliedLayer { store.revertOptimisticUpdate(appliedLayer) }
+                completion?(.failure(error))
+            }
+        }
+        return MutationCommit(task: task)
+    }
+}
+
+/// A commit in flight. Cancelling it removes its optimistic update; if the server already has
+/// the request, its response is ignored.
+public struct MutationCommit: Sendable {
+    let task: Task<Void, Never>?
+
+    public func cancel() { task?.cancel() }
+
+    /// Waits until the commit has finished (its completion has run).
+    public func finished() async { await task?.value }
+}
+
+extension BatonClient {
+    /// A mutator for one mutation type.
+    public func mutator<Operation: GraphQLMutation>(_ type: Operation.Type) -> Mutator<Operation> {
+        Mutator(client: self)
+    }
+}
+
+/// Gives a ``Mutator`` as a property: `@Mutation(client: client) var addTodo: Mutator<AddTodoMutation>`.
+/// Where SwiftUI exists, `@Mutation var addTodo: Mutator<AddTodoMutation>` reads the client from
+/// the environment (`.environment(\.batonClient, client)`).
+@propertyWrapper
+public struct Mutation<Operation: GraphQLMutation>: Sendable {
+    private let explicit: Mutator<Operation>?
+    #if canImport(SwiftUI)
+        @Environment(\.batonClient) private var environmentClient
+    #endif
+
+    public init(client: BatonClient) {
+        explicit = Mutator(client: client)
+    }
+
+    public var wrappedValue: Mutator<Operation> {
+        if let explicit { return explicit }
+        #if canImport(SwiftUI)
+            guard let environmentClient else {
+                preconditionFailure("@Mutation needs a client: set .environment(\\.batonClient, client) or pass one")
+            }
+            return Mutator(client: environmentClient)
+        #else
+            return explicit!
+        #endif
+    }
+}
+
+#if canImport(SwiftUI)
+    import SwiftUI
+
+    extension Mutation: DynamicProperty {
+        public init() { explicit = nil }
+    }
+
+    extension EnvironmentValues {
+        /// The client `@Mutation` uses.
+        @Entry public var batonClient: BatonClient? = nil
+    }
+#endif
