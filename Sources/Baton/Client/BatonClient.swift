@@ -101,7 +101,7 @@ public final class BatonClient: Sendable {
         let response = try await networkTransport.send(operation: mutation)
         let result = try response.result(for: mutation, source: .server)
         publish(response, for: mutation, fetched: false)
-        return result
+        return readBackIfNeeded(result, for: mutation)
     }
 
     /// Fetches a query as `cachePolicy` says, then emits again each time the store changes what
@@ -217,8 +217,23 @@ public final class BatonClient: Sendable {
             publish(response, for: query, fetched: true)
             // Keep the query's records in the release buffer for later cache hits.
             store.retain(OperationDescriptor(operation: query)).release()
+            return readBackIfNeeded(result, for: query)
         }
         return result
+    }
+
+    /// For operations that select `__id` or `@connection` fields, the data as the store holds it
+    /// after the response was published (connection pages merged, record IDs filled in), as
+    /// Relay reads it; other results are the response's own data.
+    func readBackIfNeeded<Operation: GraphQLOperation>(
+        _ result: GraphQLResult<Operation.Data>, for operation: Operation
+    ) -> GraphQLResult<Operation.Data> {
+        guard result.data != nil, Operation.Data.__selections.needsStore else { return result }
+        let read = store.read(OperationDescriptor(operation: operation))
+        guard !read.isMissing, let object = read.data,
+            let data = try? Operation.Data(jsonObject: object, variables: operation.variablesJSON)
+        else { return result }
+        return GraphQLResult(data: data, errors: result.errors, extensions: result.extensions, source: result.source)
     }
 
     /// Normalizes a server response into the store; fields reported in `errors` are not written.

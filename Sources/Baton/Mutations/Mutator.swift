@@ -89,7 +89,7 @@ public final class Mutator<Operation: GraphQLMutation>: Observable, Sendable {
         switch optimistic {
         case .failure(let error):
             completion?(.failure(error))
-            return MutationCommit(task: nil)
+            return MutationCommit(task: nil, store: store, optimisticUpdate: nil)
         case .success(let data):
             optimisticData = data
         }
@@ -122,13 +122,13 @@ public final class Mutator<Operation: GraphQLMutation>: Observable, Sendable {
                 } else if let appliedLayer {
                     store.revertOptimisticUpdate(appliedLayer)
                 }
-                completion?(.success(result))
+                completion?(.success(self.client.readBackIfNeeded(result, for: operation)))
             } catch {
                 if let appliedLayer { store.revertOptimisticUpdate(appliedLayer) }
                 completion?(.failure(error))
             }
         }
-        return MutationCommit(task: task)
+        return MutationCommit(task: task, store: store, optimisticUpdate: appliedLayer)
     }
 }
 
@@ -136,8 +136,15 @@ public final class Mutator<Operation: GraphQLMutation>: Observable, Sendable {
 /// the request, its response is ignored.
 public struct MutationCommit: Sendable {
     let task: Task<Void, Never>?
+    let store: Store
+    let optimisticUpdate: OptimisticUpdate?
 
-    public func cancel() { task?.cancel() }
+    /// Cancels the commit: its optimistic update is removed at once, and a response that still
+    /// arrives is not applied; the completion gets a `CancellationError`.
+    public func cancel() {
+        task?.cancel()
+        if let optimisticUpdate { store.revertOptimisticUpdate(optimisticUpdate) }
+    }
 
     /// Waits until the commit has finished (its completion has run).
     public func finished() async { await task?.value }

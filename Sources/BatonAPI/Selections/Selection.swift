@@ -47,6 +47,23 @@ extension Selection {
     }
 }
 
+extension Array where Element == Selection {
+    /// Whether these selections (at any depth) need the store to be read: they select `__id`
+    /// or a `@connection` field, which only the store can answer.
+    public var needsStore: Bool {
+        contains { selection in
+            switch selection {
+            case .field(let field):
+                return field.name == "__id"
+                    || field.directives.contains { if case .connection = $0 { true } else { false } }
+                    || field.selections.needsStore
+            case .inlineFragment(let fragment): return fragment.selections.needsStore
+            case .fragmentSpread(let spread): return spread.selections.needsStore
+            }
+        }
+    }
+}
+
 /// A selected field.
 public struct Field: Sendable, Hashable {
     /// The field's name in the schema.

@@ -46,7 +46,8 @@ struct SelectionSetValidator {
                 if applies == false { continue }
                 let key = field.responseKey
                 guard let value = object[key] else {
-                    if optional || applies == nil { continue }
+                    // `__id` is the store's record ID: servers do not send it.
+                    if optional || applies == nil || field.name == "__id" { continue }
                     throw SelectionSetDecodingError(
                         path: path.appending(key), expected: field.type.graphQLDescription, found: "nothing")
                 }

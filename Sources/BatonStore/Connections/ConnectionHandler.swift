@@ -43,14 +43,16 @@ public enum ConnectionHandler {
 
     /// Creates an edge for `node` in `connection` (its ID is `client:<connectionID>:<nodeID>`, as
     /// Relay's `createEdge` makes it). Insert it with ``insertEdgeAfter(_:edge:cursor:)`` or
-    /// ``insertEdgeBefore(_:edge:cursor:)``.
+    /// ``insertEdgeBefore(_:edge:cursor:)``. An edge made on the client has no place in the
+    /// server's pagination: its cursor is the empty string (Relay writes null, which a schema's
+    /// non-null `cursor: String!` could not read back).
     public static func createEdge(
         _ store: RecordSourceProxy, connection: RecordProxy, node: RecordProxy, edgeType: String
     ) -> RecordProxy {
         let id = ClientID.make(parentID: connection.dataID, storageKey: node.dataID.rawValue)
         let edge = store.get(id) ?? store.create(id: id, typename: edgeType)
         edge.setLinkedRecord(node, "node")
-        if edge.getValue("cursor") == nil { edge.setValue(.null, "cursor") }
+        if edge.getValue("cursor") == nil { edge.setValue("", "cursor") }
         return edge
     }
 
