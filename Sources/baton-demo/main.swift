@@ -114,6 +114,45 @@ await tour.step("8. A watcher prints when a mutation changes what it shows") {
     return lines
 }
 
+await tour.step("9. An optimistic update: the UI changes at once, the server's answer replaces it") {
+    func describe() throws -> String {
+        let list = try client.store.read(query: TodoListQuery(first: 10))
+        let todos = list.viewer?.todos.edges?.compactMap { $0?.node } ?? []
+        return todos.map { "\($0.complete ? "[x]" : "[ ]") \($0.text)" }.joined(separator: "  ")
+            + "  (completed: \(list.viewer?.completedCount ?? -1))"
+    }
+    let list = try client.store.read(query: TodoListQuery(first: 10))
+    let open = try tour.require(list.viewer?.todos.edges?.compactMap { $0?.node }.first { !$0.complete }, "an open todo")
+    let completed = list.viewer?.completedCount ?? 0
+    let changeStatus = client.mutator(ChangeTodoStatusMutation.self)
+    var lines = ["before:      " + (try describe())]
+    let commit = changeStatus.commit(
+        variables: ChangeTodoStatusMutation(input: ChangeTodoStatusInput(complete: true, id: open.id, userId: "User:1")),
+        optimisticResponse: [
+            "changeTodoStatus": [
+                "__typename": "ChangeTodoStatusPayload",
+                "todo": ["__typename": "Todo", "id": .string(open.id), "complete": true],
+                "user": ["__typename": "User", "id": "User:1", "completedCount": .int(completed + 1)],
+            ]
+        ])
+    lines.append("optimistic:  " + (try describe()) + (changeStatus.isInFlight ? "  — request in flight" : ""))
+    await commit.finished()
+    lines.append("server:      " + (try describe()))
+    let settled = try client.store.read(query: TodoListQuery(first: 10))
+    try tour.check(settled.viewer?.completedCount == completed + 1, "the server to confirm \(completed + 1) completed")
+
+    // The server refuses this one (no such user): the optimistic change rolls back exactly.
+    let other = try tour.require(settled.viewer?.todos.edges?.compactMap { $0?.node }.first, "a todo")
+    let refused = changeStatus.commit(
+        variables: ChangeTodoStatusMutation(input: ChangeTodoStatusInput(complete: !other.complete, id: other.id, userId: "User:404")),
+        optimisticUpdater: { store, _ in store.get(DataID(other.id))?.setValue(.bool(!other.complete), "complete") })
+    lines.append("optimistic:  " + (try describe()))
+    await refused.finished()
+    lines.append("rolled back: " + (try describe()))
+    try tour.check(try client.store.read(query: TodoListQuery(first: 10)) == settled, "the store as it was before the refused change")
+    return lines
+}
+
 await server.stop()
 print(tour.summary)
 exit(tour.failures == 0 ? 0 : 1)
