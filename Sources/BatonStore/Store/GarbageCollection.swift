@@ -4,7 +4,7 @@ import BatonAPI
 public final class RetainToken: Sendable {
     private weak let store: Store?
     private let key: String
-    private let released = Locked(false)
+    private let released = OnceFlag()
 
     init(store: Store, key: String) {
         self.store = store
@@ -14,11 +14,7 @@ public final class RetainToken: Sendable {
     /// Releases the root: it moves to the release buffer, and its records become collectable
     /// once it leaves the buffer. Releasing twice does nothing.
     public func release() {
-        let already = released.withLock { value in
-            defer { value = true }
-            return value
-        }
-        if !already { store?.release(key) }
+        if released.setFirstTime() { store?.release(key) }
     }
 }
 

@@ -298,7 +298,7 @@ public struct Invalidations: Sendable, Hashable {
 public final class StoreSubscription: Sendable {
     private weak let store: Store?
     private let id: Int
-    private let cancelled = Locked(false)
+    private let cancelled = OnceFlag()
 
     init(store: Store, id: Int) {
         self.store = store
@@ -306,11 +306,7 @@ public final class StoreSubscription: Sendable {
     }
 
     public func cancel() {
-        let already = cancelled.withLock { value in
-            defer { value = true }
-            return value
-        }
-        if !already { store?.removeWatcher(id) }
+        if cancelled.setFirstTime() { store?.removeWatcher(id) }
     }
 
     deinit { cancel() }

@@ -76,19 +76,6 @@ extension RunningExampleServer {
     }
 }
 
-/// Runs `body` with a fresh server, stopping it afterwards.
-func withFreshExampleServer<T>(_ body: (RunningExampleServer) async throws -> T) async throws -> T {
-    let server = try await ExampleServer.start()
-    do {
-        let result = try await body(server)
-        await server.stop()
-        return result
-    } catch {
-        await server.stop()
-        throw error
-    }
-}
-
 /// The value at a path of dictionary keys and array indices.
 func jsonValue(_ root: Any?, _ path: Any...) -> Any? {
     var current = root

@@ -17,7 +17,7 @@ struct ExampleServerTests {
     }
 
     @Test func introspectionSeesInterfacesAndUnions() async throws {
-        try await withFreshExampleServer { server in
+        try await withExampleServer { server in
             let data = try await server.graphQLData(#"{ __type(name: "Character") { possibleTypes { name } } }"#)
             let names = (jsonValue(data, "__type", "possibleTypes") as? [[String: Any]])?.compactMap { $0["name"] as? String }
             #expect(Set(names ?? []) == ["Human", "Droid"])
@@ -30,7 +30,7 @@ struct ExampleServerTests {
         (nil, "R2-D2", "Droid"), ("NEWHOPE", "R2-D2", "Droid"), ("EMPIRE", "Luke Skywalker", "Human"), ("JEDI", "R2-D2", "Droid"),
     ] as [(String?, String, String)])
     func heroOfEachEpisode(episode: String?, name: String, typename: String) async throws {
-        try await withFreshExampleServer { server in
+        try await withExampleServer { server in
             let data = try await server.graphQLData(
                 "query Hero($episode: Episode) { hero(episode: $episode) { __typename id name } }",
                 variables: episode.map { ["episode": $0] } ?? [:]
@@ -41,7 +41,7 @@ struct ExampleServerTests {
     }
 
     @Test func humansDroidsAndCharacters() async throws {
-        try await withFreshExampleServer { server in
+        try await withExampleServer { server in
             let data = try await server.graphQLData("""
                 {
                   human(id: "1000") { name homePlanet height mass appearsIn starships { name length } friends { __typename name } }
@@ -66,7 +66,7 @@ struct ExampleServerTests {
     }
 
     @Test func heightAndLengthInFeet() async throws {
-        try await withFreshExampleServer { server in
+        try await withExampleServer { server in
             let data = try await server.graphQLData("""
                 { human(id: "1000") { meters: height feet: height(unit: FOOT) } starship(id: "3000") { length(unit: FOOT) } }
                 """)
@@ -79,7 +79,7 @@ struct ExampleServerTests {
     }
 
     @Test func searchReturnsAUnionIgnoringCase() async throws {
-        try await withFreshExampleServer { server in
+        try await withExampleServer { server in
             let data = try await server.graphQLData("""
                 { search(text: "o") { __typename ... on Human { name } ... on Droid { name } ... on Starship { name } } }
                 """)
@@ -91,7 +91,7 @@ struct ExampleServerTests {
     }
 
     @Test func friendsConnectionPagesWithCursors() async throws {
-        try await withFreshExampleServer { server in
+        try await withExampleServer { server in
             let query = """
                 query Friends($after: ID) {
                   human(id: "1000") {
@@ -118,7 +118,7 @@ struct ExampleServerTests {
     }
 
     @Test func createReviewThenListReviews() async throws {
-        try await withFreshExampleServer { server in
+        try await withExampleServer { server in
             let created = try await server.graphQLData(
                 """
                 mutation Review($episode: Episode, $review: ReviewInput!) {
@@ -141,7 +141,7 @@ struct ExampleServerTests {
     // MARK: Posts
 
     @Test func upvotingAPostTwiceGivesTwoVotes() async throws {
-        try await withFreshExampleServer { server in
+        try await withExampleServer { server in
             let mutation = "mutation Upvote($id: Int!) { upvotePost(postId: $id) { id votes author { id firstName } } }"
             _ = try await server.graphQLData(mutation, variables: ["id": 2])
             let data = try await server.graphQLData(mutation, variables: ["id": 2])
@@ -160,7 +160,7 @@ struct ExampleServerTests {
     // MARK: Space trips
 
     @Test func launchesPageWithCursors() async throws {
-        try await withFreshExampleServer { server in
+        try await withExampleServer { server in
             let query = """
                 query Launches($after: String) {
                   launches(pageSize: 5, after: $after) {
@@ -190,7 +190,7 @@ struct ExampleServerTests {
     }
 
     @Test func loginBookTripsAndCancel() async throws {
-        try await withFreshExampleServer { server in
+        try await withExampleServer { server in
             let login = try await server.graphQLData(#"mutation { login(email: "traveller@example.com") }"#)
             let token = try #require(login["login"] as? String)
             let auth = ["Authorization": "Bearer \(token)"]
@@ -234,7 +234,7 @@ struct ExampleServerTests {
     }
 
     @Test func bookingWithoutATokenIsAGraphQLError() async throws {
-        try await withFreshExampleServer { server in
+        try await withExampleServer { server in
             for mutation in [
                 #"mutation { bookTrips(launchIds: ["launch-1"]) { success } }"#,
                 #"mutation { cancelTrip(launchId: "launch-1") { success } }"#,
@@ -252,7 +252,7 @@ struct ExampleServerTests {
     }
 
     @Test func loginRejectsInvalidEmails() async throws {
-        try await withFreshExampleServer { server in
+        try await withExampleServer { server in
             for email in ["", "no-at-sign", "a@b", "two@@example.com"] {
                 let response = try await server.graphQLPost("mutation Login($email: String!) { login(email: $email) }", variables: ["email": email])
                 #expect(response.status == 200)
@@ -265,7 +265,7 @@ struct ExampleServerTests {
     // MARK: Todos
 
     @Test func viewerTodosAndTodoMutations() async throws {
-        try await withFreshExampleServer { server in
+        try await withExampleServer { server in
             let viewer = try await server.graphQLData("""
                 { viewer { id totalCount completedCount todos(first: 10) { edges { cursor node { id text complete } } pageInfo { hasNextPage } } } }
                 """)
@@ -326,7 +326,7 @@ struct ExampleServerTests {
     }
 
     @Test func todosPageForwardAndBackward() async throws {
-        try await withFreshExampleServer { server in
+        try await withExampleServer { server in
             let query = """
                 query Todos($first: Int, $after: String, $last: Int, $before: String) {
                   viewer { todos(first: $first, after: $after, last: $last, before: $before) {
@@ -357,7 +357,7 @@ struct ExampleServerTests {
     // MARK: Not served yet
 
     @Test func uploadsNeedAMultipartRequest() async throws {
-        try await withFreshExampleServer { server in
+        try await withExampleServer { server in
             let response = try await server.graphQLPost(
                 "mutation Upload($file: Upload!) { singleUpload(file: $file) { id } }", variables: ["file": "a"]
             )
@@ -384,7 +384,7 @@ struct ExampleServerTests {
     // MARK: HTTP
 
     @Test func statusCodesFollowGraphQLOverHTTP() async throws {
-        try await withFreshExampleServer { server in
+        try await withExampleServer { server in
             let json = ["Content-Type": "application/json"]
             let malformed = try await server.httpSend(method: "POST", body: Data("{not json".utf8), headers: json)
             #expect(malformed.status == 400)
@@ -430,7 +430,7 @@ struct ExampleServerTests {
     }
 
     @Test func getServesQueriesOnly() async throws {
-        try await withFreshExampleServer { server in
+        try await withExampleServer { server in
             let query = try await server.httpSend(
                 method: "GET",
                 query: [URLQueryItem(name: "query", value: "query P($id: Int!) { post(id: $id) { title } }"), URLQueryItem(name: "variables", value: #"{"id": 1}"#)]
@@ -446,7 +446,7 @@ struct ExampleServerTests {
     }
 
     @Test func dataKeysFollowTheQuery() async throws {
-        try await withFreshExampleServer { server in
+        try await withExampleServer { server in
             let response = try await server.graphQLPost("{ zeta: posts { title id } alpha: hero { name id __typename } middle: viewer { id } }")
             #expect(response.status == 200)
             let text = response.text

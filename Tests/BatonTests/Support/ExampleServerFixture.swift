@@ -3,7 +3,7 @@ import BatonExampleServer
 import Foundation
 
 /// Runs `body` against a fresh example server on an ephemeral loopback port, then stops it.
-func withExampleServer<T: Sendable>(
+func withExampleServer<T>(
     _ body: (RunningExampleServer) async throws -> T
 ) async throws -> T {
     let server = try await ExampleServer.start()
