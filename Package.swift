@@ -61,6 +61,12 @@ let package = Package(
             name: "baton-demo",
             dependencies: ["Baton", "BatonExampleAPI", "BatonExampleServer"]
         ),
+        // The benchmark suite: `scripts/bench` builds it in release and prints the figures.
+        .executableTarget(
+            name: "baton-bench",
+            dependencies: ["Baton", "BatonSQLite", "BatonExampleAPI", "BatonExampleServer"],
+            path: "Benchmarks/Sources/baton-bench"
+        ),
         // Publishes to a SQLite cache until killed: the crash-safety test's writer process.
         .executableTarget(name: "baton-cache-stress", dependencies: ["BatonSQLite"]),
         .testTarget(

@@ -48,6 +48,8 @@ public struct RecordSource: Sendable, Hashable {
     public var ids: Dictionary<DataID, RecordState>.Keys { states.keys }
 
     public mutating func set(_ record: Record) { states[record.id] = .present(record) }
+    /// Sets an ID's state as it is, without merging.
+    public mutating func replace(_ id: DataID, with state: RecordState) { states[id] = state }
     public mutating func delete(_ id: DataID) { states[id] = .deleted }
     /// Forgets an ID entirely: it becomes missing again.
     public mutating func remove(_ id: DataID) { states[id] = nil }

@@ -138,13 +138,14 @@ public final class Store: Sendable {
                 updater: updater, normalize: data != nil)
         }
         let id = state.withLock { state -> Int in
-            let before = state.overlay
             let id = state.nextLayerID
             state.nextLayerID += 1
             let changes = recipe(state.lookup)
             state.layers.append(OptimisticLayer(id: id, recipe: recipe, changes: changes))
             state.overlay.apply(changes.records)
-            notifyOverlayChange(&state, before: before, baseChanged: [], rootFields: [])
+            var rootFields = Set<String>()
+            if let root = changes.records[.rootID] { rootFields.formUnion(root.fields.keys) }
+            state.notifyWatchers(of: Set(changes.records.ids), changedRootFields: rootFields)
             return id
         }
         return OptimisticUpdate(id: id)
@@ -154,10 +155,9 @@ public final class Store: Sendable {
     public func revertOptimisticUpdate(_ update: OptimisticUpdate) {
         state.withLock { state in
             guard let index = state.layers.firstIndex(where: { $0.id == update.id }) else { return }
-            let before = state.overlay
             let removed = state.layers.remove(at: index)
-            state.rebuildOverlay(changedBase: Set(removed.changes.records.ids))
-            notifyOverlayChange(&state, before: before, baseChanged: [], rootFields: [])
+            let touched = state.rebaseOverlay(changedBase: [], removed: removed)
+            state.notifyWatchers(of: touched.ids, changedRootFields: touched.rootFields)
         }
     }
 
@@ -175,7 +175,6 @@ public final class Store: Sendable {
         let now = ContinuousClock.now
         let (changed, toPersist): (Set<DataID>, [DataID: RecordState?]) = try state.withLock { state in
             state.epoch += 1
-            let before = state.overlay
             var removedLayer: OptimisticLayer?
             if let optimistic, let index = state.layers.firstIndex(where: { $0.id == optimistic.id }) {
                 removedLayer = state.layers.remove(at: index)
@@ -193,30 +192,16 @@ public final class Store: Sendable {
             }
             var toPersist: [DataID: RecordState?] = [:]
             for id in changed { toPersist[id] = state.source.state(of: id) }
-            if state.layers.isEmpty && removedLayer == nil && before.count == 0 {
+            if state.layers.isEmpty && removedLayer == nil {
                 state.notifyWatchers(of: changed, changedRootFields: rootFields)
             } else {
-                var rebase = changed
-                if let removedLayer { rebase.formUnion(removedLayer.changes.records.ids) }
-                state.rebuildOverlay(changedBase: rebase)
-                notifyOverlayChange(&state, before: before, baseChanged: changed, rootFields: rootFields)
+                let touched = state.rebaseOverlay(changedBase: changed, removed: removedLayer)
+                state.notifyWatchers(of: changed.union(touched.ids), changedRootFields: rootFields.union(touched.rootFields))
             }
             return (changed, toPersist)
         }
         persist(toPersist)
         return changed
-    }
-
-    /// Notifies watchers after the overlay changed: every record in the old or new overlay may
-    /// read differently, as may the base's changes.
-    private func notifyOverlayChange(_ state: inout StoreState, before: RecordSource, baseChanged: Set<DataID>, rootFields: Set<String>) {
-        var changed = baseChanged
-        var fields = rootFields
-        for overlay in [before, state.overlay] {
-            changed.formUnion(overlay.ids)
-            if let root = overlay[.rootID] { fields.formUnion(root.fields.keys) }
-        }
-        state.notifyWatchers(of: changed, changedRootFields: fields)
     }
 
     /// Makes the next ``check(_:)`` of any operation that read this record report it stale.

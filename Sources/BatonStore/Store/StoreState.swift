@@ -78,23 +78,50 @@ struct StoreState {
             variables: descriptor.variables, lookup: lookup)
     }
 
-    /// Rebuilds the overlay from the layers, computing again each layer that read a record in
-    /// `changedBase` (or everything after `from`), and reusing the others' changes as they were.
-    mutating func rebuildOverlay(changedBase: Set<DataID>) {
-        overlay = RecordSource()
-        var changedSoFar = changedBase
-        for index in layers.indices {
-            if !layers[index].changes.readIDs.isDisjoint(with: changedSoFar) {
-                let source = self.source
-                let below = overlay
-                let lookup: Reader.Lookup = { RecordState.layered(below.state(of: $0), over: source.state(of: $0)) }
-                let previous = layers[index].changes.records
-                layers[index].changes = layers[index].recipe(lookup)
-                changedSoFar.formUnion(previous.ids)
-                changedSoFar.formUnion(layers[index].changes.records.ids)
+    /// Brings the overlay up to date after the base changed (`changedBase`) and/or a layer was
+    /// removed. A layer that read a record that changed is computed again; the others keep their
+    /// changes. When no layer has to be computed again, only the removed layer's records are
+    /// folded anew, so the cost does not grow with the number of pending updates.
+    /// Returns the IDs whose overlay entries may have changed, and the root fields among them.
+    mutating func rebaseOverlay(changedBase: Set<DataID>, removed: OptimisticLayer?) -> (ids: Set<DataID>, rootFields: Set<String>) {
+        let removedIDs = removed.map { Set($0.changes.records.ids) } ?? []
+        let trigger = changedBase.union(removedIDs)
+        let needsRecompute = layers.contains { !$0.changes.readIDs.isDisjoint(with: trigger) }
+        let before = overlay
+        var touched: Set<DataID>
+        if needsRecompute {
+            overlay = RecordSource()
+            var changedSoFar = trigger
+            for index in layers.indices {
+                if !layers[index].changes.readIDs.isDisjoint(with: changedSoFar) {
+                    let source = self.source
+                    let below = overlay
+                    let lookup: Reader.Lookup = { RecordState.layered(below.state(of: $0), over: source.state(of: $0)) }
+                    let previous = layers[index].changes.records
+                    layers[index].changes = layers[index].recipe(lookup)
+                    changedSoFar.formUnion(previous.ids)
+                    changedSoFar.formUnion(layers[index].changes.records.ids)
+                }
+                overlay.apply(layers[index].changes.records)
             }
-            overlay.apply(layers[index].changes.records)
+            touched = Set(before.ids).union(overlay.ids)
+        } else {
+            for id in removedIDs {
+                var state: RecordState?
+                for layer in layers {
+                    if let edit = layer.changes.records.state(of: id) { state = RecordState.layered(edit, over: state) }
+                }
+                if let state { overlay.replace(id, with: state) } else { overlay.remove(id) }
+            }
+            touched = removedIDs
         }
+        var rootFields = Set<String>()
+        if touched.contains(.rootID) {
+            for source in [before, overlay] {
+                if let root = source[.rootID] { rootFields.formUnion(root.fields.keys) }
+            }
+        }
+        return (touched, rootFields)
     }
 
     mutating func addWatcher(_ watcher: Watcher) -> Int {

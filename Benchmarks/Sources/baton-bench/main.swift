@@ -1,0 +1,34 @@
+// baton-bench: Baton's speed figures, each measured side by side with its floor in one run
+// (these machines are shared and noisy, so ratios, not absolute times, are the figures).
+// Run with `scripts/bench`, which builds in release.
+import Baton
+import BatonAPI
+import BatonExampleAPI
+import BatonExampleServer
+import BatonStore
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+    .deletingLastPathComponent().appendingPathComponent("Fixtures")
+let responseData = try Data(contentsOf: fixtures.appendingPathComponent("IssuesAndCommentsForRepository.response.json"))
+
+var figures: [Figure] = []
+var notes: [String] = []
+
+// JSON parse: Baton's parser vs Foundation's JSONSerialization on the 410 KB response.
+figures.append(
+    try compare("JSON parse (410 KB)", floorName: "JSONSerialization", target: 0.5) {
+        _ = try JSONValue(parsing: responseData)
+    } floor: {
+        _ = try JSONSerialization.jsonObject(with: responseData)
+    })
+
+figures.append(contentsOf: StoreFigures.all())
+figures.append(try await RequestOverhead.figure())
+
+let allPassed = printTable(figures, notes: notes)
+exit(allPassed ? 0 : 1)
