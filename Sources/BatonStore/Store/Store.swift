@@ -141,8 +141,7 @@ public final class Store: Sendable {
             let id = state.nextLayerID
             state.nextLayerID += 1
             let changes = recipe(state.lookup)
-            state.layers.append(OptimisticLayer(id: id, recipe: recipe, changes: changes))
-            state.overlay.apply(changes.records)
+            state.addLayer(OptimisticLayer(id: id, recipe: recipe, changes: changes))
             var rootFields = Set<String>()
             if let root = changes.records[.rootID] { rootFields.formUnion(root.fields.keys) }
             state.notifyWatchers(of: Set(changes.records.ids), changedRootFields: rootFields)
@@ -154,8 +153,7 @@ public final class Store: Sendable {
     /// Removes an optimistic update; the others are applied again in order.
     public func revertOptimisticUpdate(_ update: OptimisticUpdate) {
         state.withLock { state in
-            guard let index = state.layers.firstIndex(where: { $0.id == update.id }) else { return }
-            let removed = state.layers.remove(at: index)
+            guard let removed = state.removeLayer(update.id) else { return }
             let touched = state.rebaseOverlay(changedBase: [], removed: removed)
             state.notifyWatchers(of: touched.ids, changedRootFields: touched.rootFields)
         }
@@ -175,10 +173,7 @@ public final class Store: Sendable {
         let now = ContinuousClock.now
         let (changed, toPersist): (Set<DataID>, [DataID: RecordState?]) = try state.withLock { state in
             state.epoch += 1
-            var removedLayer: OptimisticLayer?
-            if let optimistic, let index = state.layers.firstIndex(where: { $0.id == optimistic.id }) {
-                removedLayer = state.layers.remove(at: index)
-            }
+            let removedLayer = optimistic.flatMap { state.removeLayer($0.id) }
             let changes = try compute(state.baseLookup)
             var rootFields = Set<String>()
             var changed = state.source.apply(changes.records, changedRootFields: &rootFields)

@@ -34,10 +34,16 @@ struct OptimisticLayer {
 /// Everything the store guards with its lock.
 struct StoreState {
     var source: RecordSource
-    /// Pending optimistic updates, oldest first, and their changes merged (on top of `source`).
-    var layers: [OptimisticLayer] = []
+    /// Pending optimistic updates by ID (IDs grow, so their order is the order applied), and
+    /// their changes merged (on top of `source`).
+    private(set) var layers: [Int: OptimisticLayer] = [:]
+    private(set) var layerOrder: [Int] = []
     var overlay = RecordSource()
     var nextLayerID = 0
+    /// For each record, how many layers read it and which layers (in order) wrote it: rebasing
+    /// looks up only the layers concerned.
+    private var layerReaders: [DataID: Int] = [:]
+    private var layerWriters: [DataID: [Int]] = [:]
     var epoch = 0
     var storeInvalidatedAt: Int?
     var invalidatedAt: [DataID: Int] = [:]
@@ -78,38 +84,73 @@ struct StoreState {
             variables: descriptor.variables, lookup: lookup)
     }
 
+    mutating func addLayer(_ layer: OptimisticLayer) {
+        layers[layer.id] = layer
+        layerOrder.append(layer.id)
+        index(layer)
+        overlay.apply(layer.changes.records)
+    }
+
+    /// Removes a layer from the list and the indexes (not from the overlay: see ``rebaseOverlay(changedBase:removed:)``).
+    mutating func removeLayer(_ id: Int) -> OptimisticLayer? {
+        guard let layer = layers.removeValue(forKey: id) else { return nil }
+        if layerOrder.first == id { layerOrder.removeFirst() } else { layerOrder.removeAll { $0 == id } }
+        unindex(layer)
+        return layer
+    }
+
+    private mutating func index(_ layer: OptimisticLayer) {
+        for id in layer.changes.readIDs { layerReaders[id, default: 0] += 1 }
+        for id in layer.changes.records.ids { layerWriters[id, default: []].append(layer.id) }
+    }
+
+    private mutating func unindex(_ layer: OptimisticLayer) {
+        for id in layer.changes.readIDs {
+            let count = (layerReaders[id] ?? 1) - 1
+            layerReaders[id] = count > 0 ? count : nil
+        }
+        for id in layer.changes.records.ids {
+            layerWriters[id]?.removeAll { $0 == layer.id }
+            if layerWriters[id]?.isEmpty == true { layerWriters[id] = nil }
+        }
+    }
+
     /// Brings the overlay up to date after the base changed (`changedBase`) and/or a layer was
     /// removed. A layer that read a record that changed is computed again; the others keep their
     /// changes. When no layer has to be computed again, only the removed layer's records are
-    /// folded anew, so the cost does not grow with the number of pending updates.
-    /// Returns the IDs whose overlay entries may have changed, and the root fields among them.
+    /// folded anew from the layers that wrote them, so the cost does not grow with the number of
+    /// pending updates. Returns the IDs whose overlay entries may have changed, and the root
+    /// fields among them.
     mutating func rebaseOverlay(changedBase: Set<DataID>, removed: OptimisticLayer?) -> (ids: Set<DataID>, rootFields: Set<String>) {
         let removedIDs = removed.map { Set($0.changes.records.ids) } ?? []
-        let trigger = changedBase.union(removedIDs)
-        let needsRecompute = layers.contains { !$0.changes.readIDs.isDisjoint(with: trigger) }
+        let needsRecompute =
+            changedBase.contains { layerReaders[$0] != nil } || removedIDs.contains { layerReaders[$0] != nil }
         let before = overlay
         var touched: Set<DataID>
         if needsRecompute {
             overlay = RecordSource()
-            var changedSoFar = trigger
-            for index in layers.indices {
-                if !layers[index].changes.readIDs.isDisjoint(with: changedSoFar) {
+            var changedSoFar = changedBase.union(removedIDs)
+            for layerID in layerOrder {
+                guard var layer = layers[layerID] else { continue }
+                if !layer.changes.readIDs.isDisjoint(with: changedSoFar) {
                     let source = self.source
                     let below = overlay
                     let lookup: Reader.Lookup = { RecordState.layered(below.state(of: $0), over: source.state(of: $0)) }
-                    let previous = layers[index].changes.records
-                    layers[index].changes = layers[index].recipe(lookup)
-                    changedSoFar.formUnion(previous.ids)
-                    changedSoFar.formUnion(layers[index].changes.records.ids)
+                    unindex(layer)
+                    changedSoFar.formUnion(layer.changes.records.ids)
+                    layer.changes = layer.recipe(lookup)
+                    changedSoFar.formUnion(layer.changes.records.ids)
+                    layers[layerID] = layer
+                    index(layer)
                 }
-                overlay.apply(layers[index].changes.records)
+                overlay.apply(layer.changes.records)
             }
             touched = Set(before.ids).union(overlay.ids)
         } else {
             for id in removedIDs {
                 var state: RecordState?
-                for layer in layers {
-                    if let edit = layer.changes.records.state(of: id) { state = RecordState.layered(edit, over: state) }
+                for layerID in layerWriters[id] ?? [] {
+                    if let edit = layers[layerID]?.changes.records.state(of: id) { state = RecordState.layered(edit, over: state) }
                 }
                 if let state { overlay.replace(id, with: state) } else { overlay.remove(id) }
             }
