@@ -115,7 +115,7 @@ public enum CodeGenerator {
                 errors.append(error)
                 continue
             }
-            let source = documents.sourcePaths[operation.name?.value ?? ""] ?? ""
+            let source = documents.sourcePaths["operation " + (operation.name?.value ?? "")] ?? ""
             units.append(("Operations/\(typeName).swift", source, writer.text))
             let document = operationRenderer.document(operation)
             manifest.append(
@@ -131,7 +131,7 @@ public enum CodeGenerator {
                 w.line("public static let fragmentDefinition = \(SwiftNaming.stringLiteral(DocumentPrinter.fragment(definition)))")
                 w.line()
             }
-            units.append(("Fragments/\(name).swift", documents.sourcePaths[name] ?? "", writer.text))
+            units.append(("Fragments/\(name).swift", documents.sourcePaths["fragment " + name] ?? "", writer.text))
         }
         if !errors.isEmpty { throw CodegenErrors(errors) }
 

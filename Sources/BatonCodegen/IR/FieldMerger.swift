@@ -43,6 +43,36 @@ final class FieldMerger {
         return result
     }
 
+    /// Fields of the parent's other type conditions and fragments that hold for every object of
+    /// an `AsX` but not for every object of the parent (`... on Publication` for `AsBook`).
+    func siblingFields(of scope: SelectionScope, in parent: SelectionScope) -> [MergedField] {
+        var result: [MergedField] = []
+        func narrows(_ typeName: String) -> Bool {
+            index.condition(typeName, alwaysMatches: scope.typeName) && !index.condition(typeName, alwaysMatches: parent.typeName)
+        }
+        for selection in parent.selections {
+            switch selection {
+            case .inlineFragment(let sibling):
+                guard sibling !== scope, narrows(sibling.typeName) else { continue }
+                let conditional = !sibling.conditions.isEmpty || sibling.isDeferred
+                for var field in ownFields(sibling) {
+                    field.isConditional = field.isConditional || conditional
+                    result.append(field)
+                }
+            case .fragmentSpread(let name, let conditions, let isDeferred):
+                guard let fragment = builder.fragmentScope(name), narrows(fragment.typeName) else { continue }
+                let conditional = !conditions.isEmpty || isDeferred
+                for var field in ownFields(fragment) {
+                    field.isConditional = field.isConditional || conditional
+                    result.append(field)
+                }
+            case .field:
+                break
+            }
+        }
+        return result
+    }
+
     /// Computes `mergedFields` of a scope (its parents first).
     func resolve(_ scope: SelectionScope) {
         if scope.mergedFields != nil || scope.isResolving { return }
@@ -52,6 +82,7 @@ final class FieldMerger {
         if scope.kind == .inlineFragment, let parent = scope.enclosing {
             resolve(parent)
             entries += parent.mergedFields ?? []
+            entries += siblingFields(of: scope, in: parent)
         }
         entries += ownFields(scope)
         var visited: Set<ObjectIdentifier> = [ObjectIdentifier(scope)]
@@ -154,6 +185,14 @@ final class FieldMerger {
                 case .field:
                     break
                 }
+            }
+        }
+        if scope.kind == .inlineFragment, let parent = scope.enclosing {
+            for case .inlineFragment(let sibling) in parent.selections
+            where sibling !== scope && index.condition(sibling.typeName, alwaysMatches: scope.typeName)
+                && !index.condition(sibling.typeName, alwaysMatches: parent.typeName)
+            {
+                collect(sibling, conditional: !sibling.conditions.isEmpty || sibling.isDeferred)
             }
         }
         collect(scope, conditional: false)

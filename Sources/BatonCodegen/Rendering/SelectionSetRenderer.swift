@@ -73,6 +73,11 @@ struct SelectionSetRenderer {
                     if !conditionSet.isEmpty { parts.append("conditions: \(conditions(conditionSet))") }
                     let directives = clientDirectives(field.directives)
                     if !directives.isEmpty { parts.append("directives: [" + directives.joined(separator: ", ") + "]") }
+                    if let scalar = getNamedType(type: field.type) as? GraphQLScalarType,
+                        !IntrospectionConverter.builtInScalars.contains(scalar.name)
+                    {
+                        parts.append("scalar: \(names.schemaType(scalar.name)).self")
+                    }
                     if let child = field.child { parts.append("selections: \(child.swiftName).__selections") }
                     entries.append(".field(" + parts.joined(separator: ", ") + ")")
                 }

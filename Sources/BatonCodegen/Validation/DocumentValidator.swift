@@ -4,7 +4,7 @@ import GraphQL
 public struct ValidatedDocuments: @unchecked Sendable {
     public let operations: [OperationDefinition]
     public let fragments: [String: FragmentDefinition]
-    /// The source path each definition came from, by definition name.
+    /// The source path each definition came from, keyed `operation Name` or `fragment Name`.
     public let sourcePaths: [String: String]
 }
 
@@ -26,7 +26,8 @@ public enum DocumentValidator {
         var definitions: [any Definition] = []
         var operations: [OperationDefinition] = []
         var fragments: [String: FragmentDefinition] = [:]
-        var firstPlace: [String: (kind: String, location: SourceLocation)] = [:]
+        // Operations and fragments have separate namespaces, as in the GraphQL spec.
+        var firstPlace: [String: SourceLocation] = [:]
         var sourcePaths: [String: String] = [:]
         for (document, source) in zip(documents, sources) {
             for definition in document.definitions {
@@ -51,14 +52,14 @@ public enum DocumentValidator {
                     errors.append(CodegenError("only operations and fragments may appear in documents", at: location))
                     continue
                 }
-                if let first = firstPlace[name] {
+                if let first = firstPlace[kind + " " + name] {
                     errors.append(
                         CodegenError(
-                            "duplicate \(kind) name \"\(name)\"" + (first.kind == kind ? "" : " (already a \(first.kind))"),
-                            at: location, notes: [CodegenNote("\"\(name)\" first defined here", at: first.location)]))
+                            "duplicate \(kind) name \"\(name)\"", at: location,
+                            notes: [CodegenNote("\"\(name)\" first defined here", at: first)]))
                 } else {
-                    firstPlace[name] = (kind, location)
-                    sourcePaths[name] = source.path
+                    firstPlace[kind + " " + name] = location
+                    sourcePaths[kind + " " + name] = source.path
                 }
             }
         }
