@@ -61,6 +61,8 @@ public enum SchemaLoader {
                 throw CodegenErrors([error])
             }
         }
+        let unknown = SchemaReferenceChecker.unknownTypes(in: definitions)
+        if !unknown.isEmpty { throw CodegenErrors(unknown) }
         let combined = firstDocument.set(value: .array(definitions), key: "definitions")
         let schema: GraphQLSchema
         do {
