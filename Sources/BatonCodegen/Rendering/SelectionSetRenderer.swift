@@ -8,7 +8,7 @@ struct SelectionSetRenderer {
 
     func typeCondition(_ typeName: String) -> String {
         if index.isAbstract(typeName) {
-            let possible = index.possibleTypes(of: typeName).map(SwiftNaming.stringLiteral).joined(separator: ", ")
+            let possible = index.possibleTypes(of: typeName).sorted().map(SwiftNaming.stringLiteral).joined(separator: ", ")
             return "TypeCondition(\(SwiftNaming.stringLiteral(typeName)), possibleTypes: [\(possible)])"
         }
         return "TypeCondition(\(SwiftNaming.stringLiteral(typeName)))"

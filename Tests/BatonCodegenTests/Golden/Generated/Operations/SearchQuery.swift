@@ -41,7 +41,7 @@ public struct SearchQuery: GraphQLQuery {
             public let __data: DataDict
             public init(_dataDict: DataDict) { __data = _dataDict }
 
-            public static let __parentType = TypeCondition("SearchResult", possibleTypes: ["Book", "Magazine", "Author"])
+            public static let __parentType = TypeCondition("SearchResult", possibleTypes: ["Author", "Book", "Magazine"])
             public static let __selections: [Selection] = [
                 .field("__typename", type: .nonNull(.scalar("String"))),
                 .inlineFragment(on: AsPublication.__parentType, selections: AsPublication.__selections),
