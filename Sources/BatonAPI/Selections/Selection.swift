@@ -18,12 +18,13 @@ extension Selection {
         arguments: [String: InputValue] = [:],
         conditions: [InclusionCondition] = [],
         directives: [ClientDirective] = [],
+        scalar: (any SelectionSetValue.Type)? = nil,
         selections: [Selection] = []
     ) -> Selection {
         .field(
             Field(
                 name: name, alias: alias, type: type, arguments: arguments, conditions: conditions,
-                directives: directives, selections: selections))
+                directives: directives, scalar: scalar, selections: selections))
     }
 
     /// An inline fragment selection.
@@ -80,10 +81,14 @@ public struct Field: Sendable, Hashable {
     public let directives: [ClientDirective]
     /// Nested selections, for fields of object, interface or union type.
     public let selections: [Selection]
+    /// For a custom scalar field, the Swift type that reads it, so a response it cannot read is
+    /// a decoding error instead of a failing accessor.
+    public let scalar: (any SelectionSetValue.Type)?
 
     public init(
         name: String, alias: String? = nil, type: FieldType, arguments: [String: InputValue] = [:],
-        conditions: [InclusionCondition] = [], directives: [ClientDirective] = [], selections: [Selection] = []
+        conditions: [InclusionCondition] = [], directives: [ClientDirective] = [],
+        scalar: (any SelectionSetValue.Type)? = nil, selections: [Selection] = []
     ) {
         self.name = name
         self.alias = alias
@@ -91,11 +96,29 @@ public struct Field: Sendable, Hashable {
         self.arguments = arguments
         self.conditions = conditions
         self.directives = directives
+        self.scalar = scalar
         self.selections = selections
     }
 
     /// The key of the field in the response: its alias, or its name.
     public var responseKey: String { alias ?? name }
+
+    public static func == (lhs: Field, rhs: Field) -> Bool {
+        lhs.name == rhs.name && lhs.alias == rhs.alias && lhs.type == rhs.type && lhs.arguments == rhs.arguments
+            && lhs.conditions == rhs.conditions && lhs.directives == rhs.directives && lhs.selections == rhs.selections
+            && lhs.scalar.map(ObjectIdentifier.init) == rhs.scalar.map(ObjectIdentifier.init)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(alias)
+        hasher.combine(type)
+        hasher.combine(arguments)
+        hasher.combine(conditions)
+        hasher.combine(directives)
+        hasher.combine(selections)
+        hasher.combine(scalar.map(ObjectIdentifier.init))
+    }
 }
 
 /// The type of a selected field as the schema declares it.

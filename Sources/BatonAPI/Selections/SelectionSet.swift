@@ -36,6 +36,13 @@ public protocol FragmentContainer: Sendable, Hashable {
 extension FragmentContainer {
     /// The spread fragment, viewing the same data.
     public func _toFragment<F: Fragment>() -> F { F(_dataDict: __data) }
+
+    /// A fragment spread under a narrower type condition, `@include`/`@skip` or `@defer`: the
+    /// fragment when the object's type matches and its unconditional fields are present.
+    public func _toConditionalFragment<F: Fragment>() -> F? {
+        guard __data.matches(F.__parentType, selections: F.__selections) else { return nil }
+        return F(_dataDict: __data)
+    }
 }
 
 extension SelectionSet {
@@ -61,6 +68,13 @@ extension SelectionSet {
         return T(_dataDict: __data)
     }
 
+    /// The data as an inline fragment with `@include`/`@skip` or `@defer`: when the type
+    /// condition matches and the fragment's unconditional fields are present.
+    public func _asConditionalInlineFragment<T: InlineFragment>() -> T? {
+        guard __data.matches(T.__parentType, selections: T.__selections, defaultTypename: Self.__parentType.name) else { return nil }
+        return T(_dataDict: __data)
+    }
+
     public static func == (lhs: Self, rhs: Self) -> Bool { lhs.__data == rhs.__data }
     public func hash(into hasher: inout Hasher) { hasher.combine(__data) }
 
@@ -76,6 +90,17 @@ public struct DataDict: Sendable, Hashable {
 
     public init(_ object: JSONObject) {
         self.object = object
+    }
+
+    /// Whether the object's type satisfies the condition and every unconditional field the
+    /// selections list directly is present.
+    public func matches(_ condition: TypeCondition, selections: [Selection], defaultTypename: String? = nil) -> Bool {
+        let typename = object["__typename"]?.stringValue ?? defaultTypename ?? condition.name
+        guard condition.matches(typename) else { return false }
+        for case .field(let field) in selections where field.conditions.isEmpty {
+            if object[field.responseKey] == nil { return false }
+        }
+        return true
     }
 
     /// A field's value as the accessor's type. An absent field reads as `null`.

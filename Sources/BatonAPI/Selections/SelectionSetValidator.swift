@@ -51,7 +51,8 @@ struct SelectionSetValidator {
                     throw SelectionSetDecodingError(
                         path: path.appending(key), expected: field.type.graphQLDescription, found: "nothing")
                 }
-                try validateValue(value, type: field.type, selections: field.selections, path: path.appending(key))
+                try validateValue(
+                    value, type: field.type, selections: field.selections, scalar: field.scalar, path: path.appending(key))
             case .inlineFragment(let fragment):
                 guard let applies = applies(fragment.conditions) else {
                     try validateConditional(object, fragment.typeCondition, fragment.selections, parentType, typename, path)
@@ -86,21 +87,22 @@ struct SelectionSetValidator {
     }
 
     private func validateValue(
-        _ value: JSONValue, type: FieldType, selections: [Selection], path: ResponsePath
+        _ value: JSONValue, type: FieldType, selections: [Selection], scalar: (any SelectionSetValue.Type)?,
+        path: ResponsePath
     ) throws(SelectionSetDecodingError) {
         switch type {
         case .nonNull(let inner):
             if case .null = value {
                 throw SelectionSetDecodingError(path: path, expected: type.graphQLDescription, found: "null")
             }
-            try validateValue(value, type: inner, selections: selections, path: path)
+            try validateValue(value, type: inner, selections: selections, scalar: scalar, path: path)
         case .list(let inner):
             if case .null = value { return }
             guard case .list(let elements) = value else {
                 throw SelectionSetDecodingError(path: path, expected: type.graphQLDescription, found: value.kindDescription)
             }
             for (index, element) in elements.enumerated() {
-                try validateValue(element, type: inner, selections: selections, path: path.appending(index))
+                try validateValue(element, type: inner, selections: selections, scalar: scalar, path: path.appending(index))
             }
         case .scalar(let name):
             if case .null = value { return }
@@ -112,7 +114,7 @@ struct SelectionSetValidator {
             case "Boolean": ok = value.boolValue != nil
             case "ID":
                 if case .int = value { ok = true } else { ok = value.stringValue != nil }
-            default: ok = true  // custom scalars read themselves
+            default: ok = scalar.map { $0._fromJSON(value) != nil } ?? true  // custom scalars read themselves
             }
             if !ok {
                 throw SelectionSetDecodingError(path: path, expected: name, found: value.kindDescription)

@@ -1,6 +1,6 @@
 /// A custom scalar (`DateTime`, `URL`, …) that the app maps to a Swift type: it reads itself from
 /// the JSON the server sends and writes itself back as a variable.
-public protocol CustomScalarType: GraphQLVariableValue, Hashable {
+public protocol CustomScalarType: GraphQLVariableValue, SelectionSetValue, Hashable {
     /// Reads the scalar; throws ``ScalarDecodingError`` when the JSON is not a valid value.
     init(jsonValue: JSONValue) throws
     /// The scalar as JSON.

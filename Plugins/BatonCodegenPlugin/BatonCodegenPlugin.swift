@@ -1,0 +1,44 @@
+import Foundation
+import PackagePlugin
+
+/// Runs `baton generate` for a target that has a `graphql/baton.json`: the documents and schema
+/// it names become Swift compiled into the target. One Swift file per `.graphql` document plus
+/// `SchemaTypes.swift`, so the outputs are known before the generator runs.
+@main
+struct BatonCodegenPlugin: BuildToolPlugin {
+    func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
+        let directory = URL(fileURLWithPath: String(describing: target.directory)).appendingPathComponent("graphql")
+        let config = directory.appendingPathComponent("baton.json")
+        guard FileManager.default.fileExists(atPath: config.path) else {
+            Diagnostics.warning("BatonCodegenPlugin: \(target.name) has no graphql/baton.json; nothing to generate")
+            return []
+        }
+        let documents = try FileManager.default.contentsOfDirectory(atPath: directory.path)
+            .filter { $0.hasSuffix(".graphql") || $0.hasSuffix(".gql") }
+            .sorted()
+            .map { directory.appendingPathComponent($0) }
+        var inputs = [config] + documents
+        // The schema files the configuration names are inputs too, so editing them regenerates.
+        if let data = FileManager.default.contents(atPath: config.path),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        {
+            let schemas = (object["schema"] as? [String]) ?? [(object["schema"] as? String)].compactMap { $0 }
+            inputs += schemas.map { directory.appendingPathComponent($0).standardizedFileURL }
+        }
+        let output = context.pluginWorkDirectoryURL.appendingPathComponent("Generated")
+        let outputs = documents.map { output.appendingPathComponent($0.lastPathComponent + ".swift") }
+            + [output.appendingPathComponent("SchemaTypes.swift")]
+        return [
+            .buildCommand(
+                displayName: "Generating GraphQL types for \(target.name)",
+                executable: try context.tool(named: "baton").url,
+                arguments: [
+                    "generate", "--config", config.path, "--output", output.path, "--layout", "per-document",
+                    "--documents", directory.path + "/*.graphql",
+                ],
+                inputFiles: inputs,
+                outputFiles: outputs
+            )
+        ]
+    }
+}

@@ -1,0 +1,222 @@
+import Foundation
+import GraphQL
+
+/// Options that shape the generated code.
+public struct GenerationOptions: Sendable, Hashable {
+    public var namespace: String?
+    public var customScalars: [String: String]
+    public var fileLayout: CodegenConfiguration.FileLayout
+
+    public init(namespace: String? = nil, customScalars: [String: String] = [:], fileLayout: CodegenConfiguration.FileLayout = .perDefinition) {
+        self.namespace = namespace
+        self.customScalars = customScalars
+        self.fileLayout = fileLayout
+    }
+}
+
+/// What one generation produced.
+public struct GeneratedOutput: Sendable, Hashable {
+    public let files: [GeneratedFile]
+    public let manifest: OperationManifest
+}
+
+/// The generator: schema + documents → Swift files and an operation manifest.
+public enum CodeGenerator {
+    /// Runs a configuration: loads, validates, generates and writes. Throws every input error.
+    @discardableResult
+    public static func run(_ configuration: CodegenConfiguration) throws(CodegenErrors) -> OutputWriter.Summary {
+        let schema = try SchemaLoader.load(paths: configuration.schemaPaths)
+        let sources = try DocumentCollector.collect(globs: configuration.documentGlobs)
+        let options = GenerationOptions(
+            namespace: configuration.namespace, customScalars: configuration.customScalars, fileLayout: configuration.fileLayout)
+        let output = try generate(schema: schema, sources: sources, options: options)
+        do throws(CodegenError) {
+            let summary = try OutputWriter.write(output.files, to: configuration.outputDirectory)
+            if let manifestPath = configuration.operationManifestPath {
+                try OutputWriter.writeIfChanged(output.manifest.json, to: manifestPath)
+            }
+            return summary
+        } catch {
+            throw CodegenErrors([error])
+        }
+    }
+
+    /// Generates the files for documents against a schema, without touching the disk.
+    public static func generate(schema: LoadedSchema, sources: [DocumentSource], options: GenerationOptions = GenerationOptions()) throws(CodegenErrors) -> GeneratedOutput {
+        let documents = try DocumentValidator.validate(sources, schema: schema)
+        let index = SchemaIndex(schema)
+        let names = TypeNames(namespace: options.namespace, customScalars: options.customScalars)
+        var errors: [CodegenError] = []
+
+        // Top-level names, checked for clashes.
+        var topLevel: [String: SourceLocation?] = [:]
+        func claim(_ name: String, at location: SourceLocation?) {
+            if topLevel[name] != nil {
+                errors.append(CodegenError("the generated type \"\(name)\" would be defined twice; rename one of them", at: location))
+            } else {
+                topLevel[name] = location
+            }
+        }
+        let rootTypes = index.rootTypeNames
+        var operationTypeNames: [(OperationDefinition, String, String)] = []  // operation, Swift type, root type
+        for operation in documents.operations {
+            let kind = GraphQLOperationType(operation.operation)
+            let name = operation.name?.value ?? ""
+            let typeName = name.hasSuffix(kind.suffix) ? name : name + kind.suffix
+            guard let rootType = rootTypes[kind] else {
+                errors.append(CodegenError("the schema has no \(kind.rawValue) type", at: .of(operation)))
+                continue
+            }
+            claim(typeName, at: .of(operation))
+            operationTypeNames.append((operation, typeName, rootType))
+        }
+        for name in documents.fragments.keys.sorted() {
+            claim(name, at: .of(documents.fragments[name]))
+        }
+
+        let builder = ScopeBuilder(index: index, fragments: documents.fragments, reservedNames: Set(topLevel.keys))
+        let fragmentNames = documents.fragments.keys.sorted()
+        for name in fragmentNames { _ = builder.fragmentScope(name) }
+        var operationScopes: [SelectionScope] = []
+        for (operation, typeName, rootType) in operationTypeNames {
+            operationScopes.append(builder.operationScope(operation, rootType: rootType, typeName: typeName))
+        }
+        errors += builder.errors
+
+        // Schema types the documents use.
+        let used = UsedSchemaTypes(index: index)
+        for scope in builder.fragmentScopes.values { used.collect(scope) }
+        for scope in operationScopes { used.collect(scope) }
+        for operation in documents.operations {
+            for definition in operation.variableDefinitions { used.collect(definition.type) }
+        }
+        for name in used.enums + used.inputObjects + used.customScalars {
+            if let location = topLevel[name] {
+                errors.append(CodegenError("\"\(name)\" is also a schema type; rename the operation or fragment", at: location))
+            }
+        }
+        if !errors.isEmpty { throw CodegenErrors(errors) }
+
+        let merger = FieldMerger(builder: builder)
+        for name in fragmentOrder(documents.fragments) {
+            if let scope = builder.fragmentScope(name) { merger.resolveTree(scope) }
+        }
+        let selectionSets = SelectionSetRenderer(merger: merger, names: names)
+        let operationRenderer = OperationRenderer(selectionSets: selectionSets, fragments: documents.fragments)
+        let schemaTypes = SchemaTypeRenderer(names: names, index: index)
+
+        var units: [(path: String, group: String, body: String)] = []
+        var manifest: [OperationManifest.Operation] = []
+        for ((operation, typeName, _), scope) in zip(operationTypeNames, operationScopes) {
+            var writer = SwiftWriter()
+            do throws(CodegenError) {
+                try operationRenderer.render(operation, typeName: typeName, scope: scope, into: &writer)
+            } catch {
+                errors.append(error)
+                continue
+            }
+            let source = documents.sourcePaths["operation " + (operation.name?.value ?? "")] ?? ""
+            units.append(("Operations/\(typeName).swift", source, writer.text))
+            let document = operationRenderer.document(operation)
+            manifest.append(
+                OperationManifest.Operation(
+                    id: OperationRenderer.sha256(document), name: operation.name?.value ?? "",
+                    type: GraphQLOperationType(operation.operation).rawValue, body: document))
+        }
+        for name in fragmentNames {
+            guard let scope = builder.fragmentScope(name), let definition = documents.fragments[name] else { continue }
+            var writer = SwiftWriter()
+            selectionSets.render(scope, into: &writer) { w in
+                w.line("public static let fragmentName = \(SwiftNaming.stringLiteral(name))")
+                w.line("public static let fragmentDefinition = \(SwiftNaming.stringLiteral(DocumentPrinter.fragment(definition)))")
+                w.line()
+            }
+            units.append(("Fragments/\(name).swift", documents.sourcePaths["fragment " + name] ?? "", writer.text))
+        }
+        if !errors.isEmpty { throw CodegenErrors(errors) }
+
+        func inNamespace(_ render: (inout SwiftWriter) -> Void) -> String {
+            var writer = SwiftWriter()
+            if let namespace = options.namespace {
+                writer.block("extension \(namespace)") { render(&$0) }
+            } else {
+                render(&writer)
+            }
+            return writer.text
+        }
+        var schemaUnits: [(path: String, body: String)] = []
+        if let namespace = options.namespace {
+            schemaUnits.append(("Schema/\(namespace).swift", "/// The schema types the documents use.\npublic enum \(namespace) {}\n"))
+        }
+        for name in used.enums {
+            guard let type = index.schema.getType(name: name) as? GraphQLEnumType else { continue }
+            schemaUnits.append(("Schema/Enums/\(name).swift", inNamespace { schemaTypes.renderEnum(type, into: &$0) }))
+        }
+        for name in used.inputObjects {
+            guard let type = index.schema.getType(name: name) as? GraphQLInputObjectType else { continue }
+            schemaUnits.append(("Schema/InputObjects/\(name).swift", inNamespace { schemaTypes.renderInputObject(type, into: &$0) }))
+        }
+        for name in used.customScalars {
+            guard let type = index.schema.getType(name: name) as? GraphQLScalarType else { continue }
+            schemaUnits.append(("Schema/CustomScalars/\(name).swift", inNamespace { schemaTypes.renderCustomScalar(type, into: &$0) }))
+        }
+        var metadataWriter = SwiftWriter()
+        if let namespace = options.namespace {
+            metadataWriter.block("extension \(namespace)") { w in
+                SchemaMetadataRenderer(index: index).render(into: &w, declaration: "public static let schemaMetadata")
+            }
+        } else {
+            SchemaMetadataRenderer(index: index).render(into: &metadataWriter, declaration: "public let schemaMetadata")
+        }
+        schemaUnits.append(("Schema/SchemaMetadata.swift", metadataWriter.text))
+
+        let prelude = GeneratedFile.header + "\nimport BatonAPI\n\n"
+        var files: [GeneratedFile] = []
+        switch options.fileLayout {
+        case .perDefinition:
+            for unit in units { files.append(GeneratedFile(relativePath: unit.path, contents: prelude + unit.body)) }
+            for unit in schemaUnits { files.append(GeneratedFile(relativePath: unit.path, contents: prelude + unit.body)) }
+        case .perDocument:
+            var groups: [String: [String]] = [:]
+            var order: [String] = []
+            var fullPaths: [String: String] = [:]
+            for source in sources {
+                let fileName = (source.path as NSString).lastPathComponent + ".swift"
+                if let other = fullPaths[fileName], other != source.path {
+                    throw CodegenErrors([
+                        CodegenError(
+                            "two documents are named \((source.path as NSString).lastPathComponent) (the other is \(other)); the per-document layout needs unique file names",
+                            at: SourceLocation(path: source.path, line: 1, column: 1))
+                    ])
+                }
+                fullPaths[fileName] = source.path
+                if groups[fileName] == nil {
+                    order.append(fileName)
+                    groups[fileName] = []
+                }
+            }
+            for unit in units {
+                let fileName = (unit.group as NSString).lastPathComponent + ".swift"
+                groups[fileName, default: []].append(unit.body)
+            }
+            for fileName in order {
+                files.append(GeneratedFile(relativePath: fileName, contents: prelude + (groups[fileName] ?? []).joined(separator: "\n")))
+            }
+            files.append(GeneratedFile(relativePath: "SchemaTypes.swift", contents: prelude + schemaUnits.map(\.body).joined(separator: "\n")))
+        }
+        return GeneratedOutput(files: files, manifest: OperationManifest(operations: manifest.sorted { $0.name < $1.name }))
+    }
+
+    /// Fragments ordered so that each comes after the fragments it spreads.
+    static func fragmentOrder(_ fragments: [String: FragmentDefinition]) -> [String] {
+        var order: [String] = []
+        var visited: Set<String> = []
+        func visit(_ name: String) {
+            guard visited.insert(name).inserted, let definition = fragments[name] else { return }
+            for used in DocumentPrinter.fragmentsUsed(by: definition.selectionSet, fragments: fragments) { visit(used) }
+            order.append(name)
+        }
+        for name in fragments.keys.sorted() { visit(name) }
+        return order
+    }
+}

@@ -1,0 +1,128 @@
+import Foundation
+
+/// What `baton generate` reads and writes: from command-line flags or from a `baton.json`.
+public struct CodegenConfiguration: Sendable, Hashable {
+    /// How generated code is split into files.
+    public enum FileLayout: String, Sendable, Hashable {
+        /// One file per operation, fragment and schema type (the default).
+        case perDefinition = "per-definition"
+        /// One file per input document (`Name.graphql` → `Name.graphql.swift`) and one
+        /// `SchemaTypes.swift`: file names known before generation, as a build plugin needs.
+        case perDocument = "per-document"
+    }
+
+    /// Schema files: SDL (`.graphqls`, `.graphql`) or an introspection result (`.json`). Several
+    /// SDL files are read as one schema (a schema and its extensions).
+    public var schemaPaths: [String]
+    /// Globs of `.graphql` documents and of `.swift` files with `graphql("""…""")` literals.
+    public var documentGlobs: [String]
+    /// The folder the Swift files are written to.
+    public var outputDirectory: String
+    /// When set, schema types are nested in `public enum <namespace>`.
+    public var namespace: String?
+    /// Where to write the persisted-query manifest, if anywhere.
+    public var operationManifestPath: String?
+    /// Custom scalars mapped to Swift types conforming to `CustomScalarType`, by GraphQL name.
+    public var customScalars: [String: String]
+    public var fileLayout: FileLayout
+
+    public init(
+        schemaPaths: [String], documentGlobs: [String], outputDirectory: String, namespace: String? = nil,
+        operationManifestPath: String? = nil, customScalars: [String: String] = [:],
+        fileLayout: FileLayout = .perDefinition
+    ) {
+        self.schemaPaths = schemaPaths
+        self.documentGlobs = documentGlobs
+        self.outputDirectory = outputDirectory
+        self.namespace = namespace
+        self.operationManifestPath = operationManifestPath
+        self.customScalars = customScalars
+        self.fileLayout = fileLayout
+    }
+
+    /// Reads a `baton.json`. Relative paths in it are relative to the file's folder:
+    ///
+    /// ```json
+    /// { "schema": "schema.graphqls", "documents": ["**/*.graphql"], "output": "Generated",
+    ///   "namespace": "API", "operationManifest": "manifest.json", "customScalars": { "Date": "Foundation.Date" } }
+    /// ```
+    public static func load(path: String) throws(CodegenError) -> CodegenConfiguration {
+        let text: String
+        do {
+            text = try String(contentsOfFile: path, encoding: .utf8)
+        } catch {
+            throw CodegenError("cannot read the configuration file: \(error.localizedDescription)", at: SourceLocation(path: path, line: 1, column: 1))
+        }
+        return try parse(text, path: path)
+    }
+
+    /// Parses the text of a `baton.json` found at `path`.
+    public static func parse(_ text: String, path: String) throws(CodegenError) -> CodegenConfiguration {
+        let json = try LocatedJSON.parse(text, path: path)
+        guard case .object(let members) = json.value else {
+            throw CodegenError("the configuration must be a JSON object", at: json.location(in: path))
+        }
+        let base = URL(fileURLWithPath: path).deletingLastPathComponent().path
+        func resolve(_ relative: String) -> String {
+            relative.hasPrefix("/") ? relative : (base as NSString).appendingPathComponent(relative)
+        }
+        func strings(_ value: LocatedJSON, _ key: String) throws(CodegenError) -> [String] {
+            if let string = value.stringValue { return [string] }
+            guard let array = value.arrayValue else {
+                throw CodegenError("\"\(key)\" must be a string or an array of strings, not \(value.kindDescription)", at: value.location(in: path))
+            }
+            var result: [String] = []
+            for element in array {
+                guard let string = element.stringValue else {
+                    throw CodegenError("\"\(key)\" must hold strings, not \(element.kindDescription)", at: element.location(in: path))
+                }
+                result.append(string)
+            }
+            return result
+        }
+        func string(_ value: LocatedJSON, _ key: String) throws(CodegenError) -> String {
+            guard let string = value.stringValue else {
+                throw CodegenError("\"\(key)\" must be a string, not \(value.kindDescription)", at: value.location(in: path))
+            }
+            return string
+        }
+        var schema: [String]?
+        var documents: [String]?
+        var output: String?
+        var configuration = CodegenConfiguration(schemaPaths: [], documentGlobs: [], outputDirectory: "")
+        for (key, value) in members {
+            switch key {
+            case "schema": schema = try strings(value, key).map(resolve)
+            case "documents": documents = try strings(value, key).map(resolve)
+            case "output": output = resolve(try string(value, key))
+            case "namespace": configuration.namespace = try string(value, key)
+            case "operationManifest": configuration.operationManifestPath = resolve(try string(value, key))
+            case "layout":
+                let raw = try string(value, key)
+                guard let layout = FileLayout(rawValue: raw) else {
+                    throw CodegenError("\"layout\" must be \"per-definition\" or \"per-document\", not \"\(raw)\"", at: value.location(in: path))
+                }
+                configuration.fileLayout = layout
+            case "customScalars":
+                guard case .object(let scalars) = value.value else {
+                    throw CodegenError("\"customScalars\" must be an object of GraphQL names to Swift types", at: value.location(in: path))
+                }
+                for (name, swiftType) in scalars {
+                    configuration.customScalars[name] = try string(swiftType, "customScalars.\(name)")
+                }
+            default:
+                throw CodegenError(
+                    "unknown key \"\(key)\" (expected schema, documents, output, namespace, operationManifest, customScalars, layout)",
+                    at: value.location(in: path))
+            }
+        }
+        guard let schema, !schema.isEmpty else { throw CodegenError("the configuration needs \"schema\"", at: json.location(in: path)) }
+        guard let documents, !documents.isEmpty else {
+            throw CodegenError("the configuration needs \"documents\"", at: json.location(in: path))
+        }
+        configuration.schemaPaths = schema
+        configuration.documentGlobs = documents
+        configuration.outputDirectory = output ?? base
+        return configuration
+    }
+}

@@ -1,0 +1,216 @@
+import GraphQL
+
+/// Builds the tree of selection-set structs of operations and fragments from the AST, merging
+/// selections with the same response key, and names the structs.
+final class ScopeBuilder {
+    let index: SchemaIndex
+    let fragmentDefinitions: [String: FragmentDefinition]
+    /// Names nested structs must avoid: top-level generated types and Swift/Baton names.
+    let reservedNames: Set<String>
+    private(set) var fragmentScopes: [String: SelectionScope] = [:]
+    private var building: Set<String> = []
+    var errors: [CodegenError] = []
+
+    init(index: SchemaIndex, fragments: [String: FragmentDefinition], reservedNames: Set<String>) {
+        self.index = index
+        self.fragmentDefinitions = fragments
+        self.reservedNames = reservedNames.union(SwiftNaming.reservedTypeNames)
+    }
+
+    /// The scope of a named fragment, built on first use.
+    func fragmentScope(_ name: String) -> SelectionScope? {
+        if let scope = fragmentScopes[name] { return scope }
+        guard let definition = fragmentDefinitions[name], !building.contains(name) else { return nil }
+        building.insert(name)
+        defer { building.remove(name) }
+        let scope = SelectionScope(
+            kind: .fragment, typeName: definition.typeCondition.name.value, swiftName: name, enclosing: nil, qualifiedPrefix: "")
+        fill(scope, with: [definition.selectionSet], addTypename: true)
+        fragmentScopes[name] = scope
+        return scope
+    }
+
+    /// The `Data` scope of an operation whose Swift type is `typeName`.
+    func operationScope(_ operation: OperationDefinition, rootType: String, typeName: String) -> SelectionScope {
+        let scope = SelectionScope(kind: .root, typeName: rootType, swiftName: "Data", enclosing: nil, qualifiedPrefix: typeName)
+        fill(scope, with: [operation.selectionSet], addTypename: false)
+        return scope
+    }
+
+    /// Conditions from `@include`/`@skip`; `nil` when a literal `false` excludes the selection.
+    func conditions(_ directives: [Directive]) -> [Condition]? {
+        var result: [Condition] = []
+        for directive in directives where directive.name.value == "include" || directive.name.value == "skip" {
+            let inverted = directive.name.value == "skip"
+            guard let argument = directive.arguments.first(where: { $0.name.value == "if" }) else { continue }
+            if let variable = argument.value as? Variable {
+                result.append(Condition(variable: variable.name.value, isInverted: inverted))
+            } else if let literal = argument.value as? BooleanValue {
+                if literal.value == inverted { return nil }
+            }
+        }
+        return result
+    }
+
+    func isDeferred(_ directives: [Directive]) -> Bool {
+        directives.contains { directive in
+            guard directive.name.value == "defer" else { return false }
+            if let argument = directive.arguments.first(where: { $0.name.value == "if" }), let literal = argument.value as? BooleanValue {
+                return literal.value
+            }
+            return true
+        }
+    }
+
+    private enum Entry {
+        case field(String)
+        case inline(String)
+        case spread(String)
+    }
+
+    private struct InlineGroup {
+        let typeCondition: String?
+        let conditions: [Condition]
+        let isDeferred: Bool
+        var selectionSets: [GraphQL.SelectionSet]
+    }
+
+    /// Fills a scope with the selections of one or more selection sets (merged field occurrences).
+    func fill(_ scope: SelectionScope, with selectionSets: [GraphQL.SelectionSet], addTypename: Bool) {
+        var entries: [Entry] = []
+        var fields: [String: ScopedField] = [:]
+        var inlines: [String: InlineGroup] = [:]
+        var spreads: [String: (name: String, conditions: [Condition], isDeferred: Bool)] = [:]
+        var typenameSeen = false
+
+        func collect(_ selectionSet: GraphQL.SelectionSet) {
+            for selection in selectionSet.selections {
+                switch selection {
+                case let node as GraphQL.Field:
+                    guard let conditions = conditions(node.directives) else { continue }
+                    let key = node.alias?.value ?? node.name.value
+                    if let existing = fields[key] {
+                        if existing.name != node.name.value {
+                            errors.append(
+                                CodegenError(
+                                    "\"\(key)\" selects both \"\(existing.name)\" and \"\(node.name.value)\"; use different aliases",
+                                    at: .of(node)))
+                            continue
+                        }
+                        if DocumentPrinter.arguments(existing.arguments) != DocumentPrinter.arguments(node.arguments) {
+                            errors.append(
+                                CodegenError(
+                                    "\"\(key)\" is selected with different arguments; use different aliases", at: .of(node)))
+                            continue
+                        }
+                        if existing.conditionSets.contains([]) || conditions.isEmpty {
+                            existing.conditionSets = [[]]
+                        } else if !existing.conditionSets.contains(conditions) {
+                            existing.conditionSets.append(conditions)
+                        }
+                        existing.directives += node.directives.filter { d in !existing.directives.contains { $0.name.value == d.name.value } }
+                        if let set = node.selectionSet { existing.subselections.append(set) }
+                        continue
+                    }
+                    guard let info = index.field(node.name.value, on: scope.typeName) else {
+                        errors.append(CodegenError("no field \"\(node.name.value)\" on type \"\(scope.typeName)\"", at: .of(node)))
+                        continue
+                    }
+                    let field = ScopedField(
+                        name: node.name.value, alias: node.alias?.value, type: info.type, description: info.description,
+                        arguments: node.arguments, conditions: conditions, directives: node.directives, node: node)
+                    if let set = node.selectionSet { field.subselections.append(set) }
+                    if key == "__typename", node.alias == nil { typenameSeen = true }
+                    fields[key] = field
+                    entries.append(.field(key))
+                case let node as GraphQL.InlineFragment:
+                    guard let conditions = conditions(node.directives) else { continue }
+                    let deferred = isDeferred(node.directives)
+                    let typeCondition = node.typeCondition?.name.value
+                    let key = "\(typeCondition ?? "")|\(conditions.map { "\($0.isInverted ? "!" : "")\($0.variable)" })|\(deferred)"
+                    if inlines[key] != nil {
+                        inlines[key]?.selectionSets.append(node.selectionSet)
+                    } else {
+                        inlines[key] = InlineGroup(
+                            typeCondition: typeCondition, conditions: conditions, isDeferred: deferred, selectionSets: [node.selectionSet])
+                        entries.append(.inline(key))
+                    }
+                case let node as FragmentSpread:
+                    guard let conditions = conditions(node.directives) else { continue }
+                    let deferred = isDeferred(node.directives)
+                    let key = "\(node.name.value)|\(conditions.map { "\($0.isInverted ? "!" : "")\($0.variable)" })|\(deferred)"
+                    if spreads[key] == nil {
+                        spreads[key] = (node.name.value, conditions, deferred)
+                        entries.append(.spread(key))
+                    }
+                default:
+                    break
+                }
+            }
+        }
+        for selectionSet in selectionSets { collect(selectionSet) }
+
+        var usedNames: Set<String> = []
+        func uniqueName(_ base: String) -> String {
+            var name = base
+            if reservedNames.contains(name) || name == scope.swiftName && scope.kind == .fragment { name += "_SelectionSet" }
+            var counter = 2
+            let stem = name
+            while usedNames.contains(name) {
+                name = stem + String(counter)
+                counter += 1
+            }
+            usedNames.insert(name)
+            return name
+        }
+
+        if addTypename {
+            if typenameSeen, let index = entries.firstIndex(where: { if case .field("__typename") = $0 { return true } else { return false } }) {
+                entries.remove(at: index)
+            } else {
+                fields["__typename"] = ScopedField(
+                    name: "__typename", alias: nil, type: GraphQLNonNull(GraphQLString), description: nil, arguments: [],
+                    conditions: [], directives: [], node: nil)
+            }
+            entries.insert(.field("__typename"), at: 0)
+        }
+
+        for entry in entries {
+            switch entry {
+            case .field(let key):
+                guard let field = fields[key] else { continue }
+                let namedType = getNamedType(type: field.type)?.name ?? ""
+                if index.isComposite(namedType) {
+                    let child = SelectionScope(
+                        kind: .field, typeName: namedType, swiftName: uniqueName(SwiftNaming.typeName(forResponseKey: key)),
+                        enclosing: scope, qualifiedPrefix: "")
+                    field.child = child
+                    scope.children.append(child)
+                    fill(child, with: field.subselections, addTypename: true)
+                }
+                scope.selections.append(.field(field))
+            case .inline(let key):
+                guard let group = inlines[key] else { continue }
+                let typeName = group.typeCondition ?? scope.typeName
+                var name = group.typeCondition.map { "As" + SwiftNaming.capitalized($0) } ?? ""
+                for condition in group.conditions {
+                    name += (condition.isInverted ? "IfNot" : "If") + SwiftNaming.capitalized(condition.variable)
+                }
+                if group.isDeferred { name += "Deferred" }
+                if name.isEmpty { name = "As" + SwiftNaming.capitalized(typeName) }
+                let child = SelectionScope(
+                    kind: .inlineFragment, typeName: typeName, swiftName: uniqueName(name), enclosing: scope, qualifiedPrefix: "")
+                child.typeConditionWritten = group.typeCondition != nil
+                child.conditions = group.conditions
+                child.isDeferred = group.isDeferred
+                scope.children.append(child)
+                fill(child, with: group.selectionSets, addTypename: false)
+                scope.selections.append(.inlineFragment(child))
+            case .spread(let key):
+                guard let spread = spreads[key] else { continue }
+                _ = fragmentScope(spread.name)
+                scope.selections.append(.fragmentSpread(name: spread.name, conditions: spread.conditions, isDeferred: spread.isDeferred))
+            }
+        }
+    }
+}

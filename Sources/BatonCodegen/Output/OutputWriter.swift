@@ -1,0 +1,57 @@
+import Foundation
+
+/// Writes generated files, leaving files whose contents did not change untouched (so
+/// incremental builds stay fast) and removing generated files that are no longer produced.
+public enum OutputWriter {
+    /// What a write did.
+    public struct Summary: Sendable, Hashable {
+        public var written: [String] = []
+        public var unchanged: [String] = []
+        public var removed: [String] = []
+    }
+
+    public static func write(_ files: [GeneratedFile], to directory: String) throws(CodegenError) -> Summary {
+        let fileManager = FileManager.default
+        var summary = Summary()
+        let expected = Set(files.map(\.relativePath))
+        do {
+            try fileManager.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            for file in files {
+                let path = (directory as NSString).appendingPathComponent(file.relativePath)
+                if let existing = fileManager.contents(atPath: path), existing == Data(file.contents.utf8) {
+                    summary.unchanged.append(file.relativePath)
+                    continue
+                }
+                try fileManager.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+                try Data(file.contents.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+                summary.written.append(file.relativePath)
+            }
+            if let enumerator = fileManager.enumerator(atPath: directory) {
+                while let relative = enumerator.nextObject() as? String {
+                    guard relative.hasSuffix(".swift"), !expected.contains(relative) else { continue }
+                    let path = (directory as NSString).appendingPathComponent(relative)
+                    guard let data = fileManager.contents(atPath: path),
+                        String(decoding: data.prefix(GeneratedFile.header.utf8.count), as: UTF8.self) == GeneratedFile.header
+                    else { continue }
+                    try fileManager.removeItem(atPath: path)
+                    summary.removed.append(relative)
+                }
+            }
+        } catch {
+            throw CodegenError("cannot write to \(directory): \(error.localizedDescription)")
+        }
+        return summary
+    }
+
+    /// Writes one file unless it already has these contents.
+    public static func writeIfChanged(_ contents: String, to path: String) throws(CodegenError) {
+        let data = Data(contents.utf8)
+        if FileManager.default.contents(atPath: path) == data { return }
+        do {
+            try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+            try data.write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw CodegenError("cannot write \(path): \(error.localizedDescription)")
+        }
+    }
+}

@@ -1,0 +1,99 @@
+import Foundation
+import Crypto
+import GraphQL
+
+/// Renders an operation type: document, identifier, variables and its `Data`.
+struct OperationRenderer {
+    let selectionSets: SelectionSetRenderer
+    let fragments: [String: FragmentDefinition]
+    var names: TypeNames { selectionSets.names }
+    var index: SchemaIndex { selectionSets.index }
+
+    /// The operation's minimal document: the operation, then the fragments it uses.
+    func document(_ operation: OperationDefinition) -> String {
+        var lines = [DocumentPrinter.operation(operation, fragments: fragments)]
+        for name in DocumentPrinter.fragmentsUsed(by: operation.selectionSet, fragments: fragments) {
+            if let fragment = fragments[name] { lines.append(DocumentPrinter.fragment(fragment)) }
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    static func sha256(_ text: String) -> String {
+        SHA256.hash(data: Array(text.utf8)).map { byte in
+            let hex = String(byte, radix: 16)
+            return byte < 16 ? "0" + hex : hex
+        }.joined()
+    }
+
+    /// A multi-line string literal's body line: backslashes and `"""` escaped.
+    static func multilineLiteralLine(_ line: String) -> String {
+        line.replacingOccurrences(of: "\\", with: "\\\\").replacingOccurrences(of: "\"\"\"", with: "\\\"\"\"")
+    }
+
+    func render(_ operation: OperationDefinition, typeName: String, scope: SelectionScope, into writer: inout SwiftWriter) throws(CodegenError) {
+        let type = GraphQLOperationType(operation.operation)
+        let protocolName: String
+        switch type {
+        case .query: protocolName = "GraphQLQuery"
+        case .mutation: protocolName = "GraphQLMutation"
+        case .subscription: protocolName = "GraphQLSubscription"
+        }
+        let document = document(operation)
+        var variables: [(name: String, type: String, defaultValue: String?)] = []
+        for definition in operation.variableDefinitions {
+            guard let inputType = inputType(definition.type) else {
+                throw CodegenError("unknown type of variable $\(definition.variable.name.value)", at: .of(definition))
+            }
+            let swiftType = names.input(inputType)
+            var defaultValue: String?
+            if let value = definition.defaultValue {
+                defaultValue = ValueRenderer.defaultValue(value, type: inputType, names: names, index: index)
+                if defaultValue == nil, !(inputType is GraphQLNonNull) { defaultValue = "nil" }
+            } else if !(inputType is GraphQLNonNull) {
+                defaultValue = "nil"
+            }
+            variables.append((definition.variable.name.value, swiftType, defaultValue))
+        }
+
+        writer.block("public struct \(typeName): \(protocolName)") { w in
+            w.line("public static let operationName = \(SwiftNaming.stringLiteral(operation.name?.value ?? ""))")
+            w.line("public static let operationDocument = \"\"\"")
+            w.indent()
+            for line in document.split(separator: "\n") { w.line(Self.multilineLiteralLine(String(line))) }
+            w.line("\"\"\"")
+            w.outdent()
+            w.line("public static let operationIdentifier = \"\(Self.sha256(document))\"")
+            w.line()
+            if variables.isEmpty {
+                w.line("public init() {}")
+            } else {
+                for variable in variables {
+                    w.line("public var \(SwiftNaming.identifier(variable.name)): \(variable.type)")
+                }
+                w.line()
+                let parameters = variables.map { variable in
+                    "\(SwiftNaming.identifier(variable.name)): \(variable.type)" + (variable.defaultValue.map { " = \($0)" } ?? "")
+                }
+                w.block("public init(\(parameters.joined(separator: ", ")))") { body in
+                    for variable in variables {
+                        body.line("self.\(variable.name) = \(SwiftNaming.identifier(variable.name))")
+                    }
+                }
+                w.line()
+                let entries = variables.map { "\(SwiftNaming.stringLiteral($0.name)): \(SwiftNaming.identifier($0.name))" }
+                w.line("public var variables: GraphQLVariables? { [\(entries.joined(separator: ", "))] }")
+            }
+            w.line()
+            selectionSets.render(scope, into: &w)
+        }
+    }
+
+    func inputType(_ type: any GraphQL.`Type`) -> (any GraphQLType)? {
+        switch type {
+        case let named as NamedType: return index.schema.getType(name: named.name.value)
+        case let list as ListType: return inputType(list.type).map { GraphQLList($0) }
+        case let nonNull as NonNullType: return inputType(nonNull.type).flatMap { try? GraphQLNonNull($0) }
+        default: return nil
+        }
+    }
+}

@@ -1,0 +1,81 @@
+import GraphQL
+
+/// Renders enums, input objects and custom scalars.
+struct SchemaTypeRenderer {
+    let names: TypeNames
+    let index: SchemaIndex
+
+    func renderEnum(_ type: GraphQLEnumType, into writer: inout SwiftWriter) {
+        writer.raw(SwiftNaming.docComment(type.description, indent: writer.indentation))
+        writer.block("public enum \(type.name): String, EnumType") { w in
+            var used: Set<String> = []
+            for value in type.values {
+                var name = SwiftNaming.safeIdentifierStart(SwiftNaming.enumCase(value.name))
+                if !used.insert(name).inserted {
+                    name = SwiftNaming.safeIdentifierStart(value.name)
+                    used.insert(name)
+                }
+                var doc = value.description ?? ""
+                if let reason = value.deprecationReason {
+                    doc += (doc.isEmpty ? "" : "\n\n") + "Deprecated: \(reason)"
+                }
+                w.raw(SwiftNaming.docComment(doc, indent: w.indentation))
+                w.line("case \(SwiftNaming.identifier(name)) = \(SwiftNaming.stringLiteral(value.name))")
+            }
+        }
+    }
+
+    func renderInputObject(_ type: GraphQLInputObjectType, into writer: inout SwiftWriter) {
+        let fields: [(name: String, type: String, description: String?, isOptional: Bool)] = ((try? type.fields()) ?? [:]).map { name, field in
+            let optional = !(field.type is GraphQLNonNull) || field.defaultValue != nil
+            let swiftType = optional ? "GraphQLNullable<\(names.input((field.type as? GraphQLNonNull)?.ofType ?? field.type).strippingNullable)>" : names.input(field.type)
+            return (name, swiftType, field.description, optional)
+        }
+        writer.raw(SwiftNaming.docComment(type.description, indent: writer.indentation))
+        writer.block("public struct \(type.name): InputObject") { w in
+            w.line("public private(set) var __data: InputDict")
+            w.line()
+            w.block("public init(_ data: InputDict)") { body in
+                body.line("__data = data")
+            }
+            w.line()
+            w.line("public init(")
+            w.indent()
+            for (offset, field) in fields.enumerated() {
+                let comma = offset == fields.count - 1 ? "" : ","
+                w.line("\(SwiftNaming.identifier(field.name)): \(field.type)\(field.isOptional ? " = nil" : "")\(comma)")
+            }
+            w.outdent()
+            w.block(")") { body in
+                body.line("__data = InputDict([")
+                body.indent()
+                for field in fields {
+                    body.line("\(SwiftNaming.stringLiteral(field.name)): \(SwiftNaming.identifier(field.name)),")
+                }
+                body.outdent()
+                body.line("])")
+            }
+            for field in fields {
+                w.line()
+                w.raw(SwiftNaming.docComment(field.description, indent: w.indentation))
+                w.block("public var \(SwiftNaming.identifier(field.name)): \(field.type)") { accessor in
+                    accessor.line("get { __data[\(SwiftNaming.stringLiteral(field.name))] }")
+                    accessor.line("set { __data[\(SwiftNaming.stringLiteral(field.name))] = newValue }")
+                }
+            }
+        }
+    }
+
+    func renderCustomScalar(_ type: GraphQLScalarType, into writer: inout SwiftWriter) {
+        writer.raw(SwiftNaming.docComment(type.description, indent: writer.indentation))
+        writer.line("public typealias \(type.name) = \(names.customScalars[type.name] ?? "String")")
+    }
+}
+
+extension String {
+    /// `GraphQLNullable<T>` → `T`.
+    var strippingNullable: String {
+        if hasPrefix("GraphQLNullable<"), hasSuffix(">") { return String(dropFirst("GraphQLNullable<".count).dropLast()) }
+        return self
+    }
+}

@@ -1,0 +1,182 @@
+import GraphQL
+
+/// Renders a selection-set struct and the structs nested in it.
+struct SelectionSetRenderer {
+    let merger: FieldMerger
+    let names: TypeNames
+    var index: SchemaIndex { merger.index }
+
+    func typeCondition(_ typeName: String) -> String {
+        if index.isAbstract(typeName) {
+            let possible = index.possibleTypes(of: typeName).sorted().map(SwiftNaming.stringLiteral).joined(separator: ", ")
+            return "TypeCondition(\(SwiftNaming.stringLiteral(typeName)), possibleTypes: [\(possible)])"
+        }
+        return "TypeCondition(\(SwiftNaming.stringLiteral(typeName)))"
+    }
+
+    /// The Swift name another struct uses for `scope` from inside `from`.
+    func reference(to scope: SelectionScope, from: SelectionScope) -> String {
+        scope.enclosing === from ? scope.swiftName : scope.qualifiedName
+    }
+
+    func conditions(_ conditions: [Condition]) -> String {
+        "[" + conditions.map { "\($0.isInverted ? ".skip" : ".include")(if: \(SwiftNaming.stringLiteral($0.variable)))" }
+            .joined(separator: ", ") + "]"
+    }
+
+    func clientDirectives(_ directives: [Directive]) -> [String] {
+        var result: [String] = []
+        func argument(_ directive: Directive, _ name: String) -> (any Value)? {
+            directive.arguments.first { $0.name.value == name }?.value
+        }
+        for directive in directives {
+            switch directive.name.value {
+            case "connection":
+                let key = (argument(directive, "key") as? StringValue)?.value ?? ""
+                var filters = "nil"
+                if let list = argument(directive, "filters") as? ListValue {
+                    filters = "[" + list.values.compactMap { ($0 as? StringValue).map { SwiftNaming.stringLiteral($0.value) } }
+                        .joined(separator: ", ") + "]"
+                }
+                result.append(".connection(key: \(SwiftNaming.stringLiteral(key)), filters: \(filters))")
+            case "appendNode", "prependNode":
+                let connections = argument(directive, "connections").map(ValueRenderer.inputValue) ?? ".list([])"
+                let edge = (argument(directive, "edgeTypeName") as? StringValue)?.value ?? ""
+                result.append(".\(directive.name.value)(connections: \(connections), edgeTypeName: \(SwiftNaming.stringLiteral(edge)))")
+            case "appendEdge", "prependEdge", "deleteEdge":
+                let connections = argument(directive, "connections").map(ValueRenderer.inputValue) ?? ".list([])"
+                result.append(".\(directive.name.value)(connections: \(connections))")
+            case "deleteRecord":
+                result.append(".deleteRecord")
+            default:
+                break
+            }
+        }
+        return result
+    }
+
+    /// The entries of `__selections`.
+    func selectionEntries(_ scope: SelectionScope) -> [String] {
+        var entries: [String] = []
+        for selection in scope.selections {
+            switch selection {
+            case .field(let field):
+                for conditionSet in field.conditionSets {
+                    var parts = [SwiftNaming.stringLiteral(field.name)]
+                    if let alias = field.alias { parts.append("alias: \(SwiftNaming.stringLiteral(alias))") }
+                    parts.append("type: \(names.fieldType(field.type))")
+                    if !field.arguments.isEmpty {
+                        parts.append(
+                            "arguments: [" + field.arguments.map { "\(SwiftNaming.stringLiteral($0.name.value)): \(ValueRenderer.inputValue($0.value))" }
+                                .joined(separator: ", ") + "]")
+                    }
+                    if !conditionSet.isEmpty { parts.append("conditions: \(conditions(conditionSet))") }
+                    let directives = clientDirectives(field.directives)
+                    if !directives.isEmpty { parts.append("directives: [" + directives.joined(separator: ", ") + "]") }
+                    if let scalar = getNamedType(type: field.type) as? GraphQLScalarType,
+                        !IntrospectionConverter.builtInScalars.contains(scalar.name)
+                    {
+                        parts.append("scalar: \(names.schemaType(scalar.name)).self")
+                    }
+                    if let child = field.child { parts.append("selections: \(child.swiftName).__selections") }
+                    entries.append(".field(" + parts.joined(separator: ", ") + ")")
+                }
+            case .inlineFragment(let child):
+                var parts = ["on: " + (child.typeConditionWritten ? "\(child.swiftName).__parentType" : "nil")]
+                if !child.conditions.isEmpty { parts.append("conditions: \(conditions(child.conditions))") }
+                parts.append("selections: \(child.swiftName).__selections")
+                entries.append(".inlineFragment(" + parts.joined(separator: ", ") + ")")
+            case .fragmentSpread(let name, let conditionList, _):
+                var parts = [SwiftNaming.stringLiteral(name), "on: \(name).__parentType"]
+                if !conditionList.isEmpty { parts.append("conditions: \(conditions(conditionList))") }
+                parts.append("selections: \(name).__selections")
+                entries.append(".fragment(" + parts.joined(separator: ", ") + ")")
+            }
+        }
+        return entries
+    }
+
+    /// Renders the struct for `scope` (resolved beforehand) with its nested structs.
+    func render(_ scope: SelectionScope, into writer: inout SwiftWriter, fragmentHeader: ((inout SwiftWriter) -> Void)? = nil) {
+        merger.resolve(scope)
+        let conformance: String
+        switch scope.kind {
+        case .root: conformance = "RootSelectionSet"
+        case .fragment: conformance = "Fragment"
+        case .inlineFragment: conformance = "InlineFragment"
+        case .field, .merged: conformance = "SelectionSet"
+        }
+        if scope.kind != .root && scope.kind != .fragment {
+            writer.line("/// \(scope.relativeName)")
+            writer.line("///")
+            writer.line("/// Parent Type: `\(scope.typeName)`")
+        }
+        writer.block("public struct \(scope.swiftName): \(conformance)") { w in
+            fragmentHeader?(&w)
+            w.line("public let __data: DataDict")
+            w.line("public init(_dataDict: DataDict) { __data = _dataDict }")
+            w.line()
+            w.line("public static let __parentType = \(typeCondition(scope.typeName))")
+            if scope.kind == .merged {
+                let sources = scope.extraSources.map { "\($0.qualifiedName).__selections" }
+                w.line("public static let __selections: [Selection] = " + (sources.isEmpty ? "[]" : sources.joined(separator: " + ")))
+            } else {
+                let entries = selectionEntries(scope)
+                if entries.isEmpty {
+                    w.line("public static let __selections: [Selection] = []")
+                } else {
+                    w.line("public static let __selections: [Selection] = [")
+                    w.indent()
+                    for entry in entries { w.line(entry + ",") }
+                    w.outdent()
+                    w.line("]")
+                }
+            }
+
+            let fields = (scope.mergedFields ?? []).filter { !($0.responseKey == "__typename" && $0.name == "__typename") }
+            if !fields.isEmpty { w.line() }
+            for field in fields {
+                var type = names.output(field.type, composite: field.scope.map { reference(to: $0, from: scope) })
+                if field.isConditional, !type.hasSuffix("?") { type += "?" }
+                w.raw(SwiftNaming.docComment(index.field(field.name, on: scope.typeName)?.description ?? field.description, indent: w.indentation))
+                w.line("public var \(SwiftNaming.identifier(field.responseKey)): \(type) { __data[\(SwiftNaming.stringLiteral(field.responseKey))] }")
+            }
+
+            let inlineFragments = scope.children.filter { $0.kind == .inlineFragment }
+            if !inlineFragments.isEmpty { w.line() }
+            for child in inlineFragments {
+                let accessor = child.conditions.isEmpty && !child.isDeferred ? "_asInlineFragment()" : "_asConditionalInlineFragment()"
+                w.line("public var \(SwiftNaming.identifier(SwiftNaming.lowerCamel(child.swiftName))): \(child.swiftName)? { \(accessor) }")
+            }
+
+            let fragments = merger.fragmentAccessors(scope)
+            if !fragments.isEmpty {
+                w.line()
+                w.line("public var fragments: Fragments { Fragments(_dataDict: __data) }")
+                w.line()
+                w.block("public struct Fragments: FragmentContainer") { f in
+                    f.line("public let __data: DataDict")
+                    f.line("public init(_dataDict: DataDict) { __data = _dataDict }")
+                    f.line()
+                    for fragment in fragments {
+                        let accessor = SwiftNaming.identifier(SwiftNaming.lowerCamel(fragment.name))
+                        if fragment.isOptional {
+                            f.line("public var \(accessor): \(fragment.name)? { _toConditionalFragment() }")
+                        } else {
+                            f.line("public var \(accessor): \(fragment.name) { _toFragment() }")
+                        }
+                    }
+                }
+            }
+
+            var childIndex = 0
+            while childIndex < scope.children.count {
+                let child = scope.children[childIndex]
+                merger.resolve(child)
+                w.line()
+                render(child, into: &w)
+                childIndex += 1
+            }
+        }
+    }
+}

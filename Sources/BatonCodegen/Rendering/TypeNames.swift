@@ -1,0 +1,75 @@
+import GraphQL
+
+/// Swift spellings of GraphQL types in generated code.
+struct TypeNames {
+    let namespace: String?
+    let customScalars: [String: String]
+
+    /// A schema type's Swift name (inside the namespace when there is one).
+    func schemaType(_ name: String) -> String {
+        namespace.map { "\($0).\(name)" } ?? name
+    }
+
+    func scalar(_ name: String) -> String {
+        switch name {
+        case "String", "ID": return "String"
+        case "Int": return "Int"
+        case "Float": return "Double"
+        case "Boolean": return "Bool"
+        default: return schemaType(name)
+        }
+    }
+
+    /// The Swift type of a leaf named type: scalar, or `GraphQLEnum<E>` for an enum.
+    func leaf(_ named: any GraphQLNamedType) -> String {
+        if named is GraphQLEnumType { return "GraphQLEnum<\(schemaType(named.name))>" }
+        if named is GraphQLInputObjectType { return schemaType(named.name) }
+        return scalar(named.name)
+    }
+
+    /// An accessor's type; `composite` names the struct for object, interface and union types.
+    func output(_ type: any GraphQLType, composite: String?) -> String {
+        func inner(_ type: any GraphQLType, nullable: Bool) -> String {
+            if let nonNull = type as? GraphQLNonNull { return inner(nonNull.ofType, nullable: false) }
+            let base: String
+            if let list = type as? GraphQLList {
+                base = "[" + inner(list.ofType, nullable: true) + "]"
+            } else if let named = type as? any GraphQLNamedType {
+                base = (named is GraphQLObjectType || named is GraphQLInterfaceType || named is GraphQLUnionType)
+                    ? (composite ?? "JSONValue") : leaf(named)
+            } else {
+                base = "JSONValue"
+            }
+            return nullable ? base + "?" : base
+        }
+        return inner(type, nullable: true)
+    }
+
+    /// A variable's or input field's type: `GraphQLNullable<T>` at the top when nullable.
+    func input(_ type: any GraphQLType) -> String {
+        if let nonNull = type as? GraphQLNonNull { return inputInner(nonNull.ofType) }
+        return "GraphQLNullable<\(inputInner(type))>"
+    }
+
+    private func inputInner(_ type: any GraphQLType) -> String {
+        if let list = type as? GraphQLList {
+            let element = list.ofType
+            if let nonNull = element as? GraphQLNonNull { return "[" + inputInner(nonNull.ofType) + "]" }
+            return "[" + inputInner(element) + "?]"
+        }
+        if let named = type as? any GraphQLNamedType { return leaf(named) }
+        return "JSONValue"
+    }
+
+    /// `FieldType` metadata: `.nonNull(.list(.enumeration("Episode")))`.
+    func fieldType(_ type: any GraphQLType) -> String {
+        if let nonNull = type as? GraphQLNonNull { return ".nonNull(\(fieldType(nonNull.ofType)))" }
+        if let list = type as? GraphQLList { return ".list(\(fieldType(list.ofType)))" }
+        guard let named = type as? any GraphQLNamedType else { return ".scalar(\"String\")" }
+        switch named {
+        case is GraphQLEnumType: return ".enumeration(\(SwiftNaming.stringLiteral(named.name)))"
+        case is GraphQLObjectType, is GraphQLInterfaceType, is GraphQLUnionType: return ".object(\(SwiftNaming.stringLiteral(named.name)))"
+        default: return ".scalar(\(SwiftNaming.stringLiteral(named.name)))"
+        }
+    }
+}

@@ -1,0 +1,120 @@
+import Foundation
+import GraphQL
+
+/// A schema ready for validation and code generation, with what the generator reads from it.
+public struct LoadedSchema: @unchecked Sendable {
+    /// The schema, Baton's client directives included.
+    public let schema: GraphQLSchema
+    /// Cache key fields by type name, from `@typePolicy(keyFields: "id")` on objects and interfaces.
+    public let keyFields: [String: [String]]
+}
+
+/// Reads a schema from SDL files or an introspection result JSON.
+public enum SchemaLoader {
+    /// Loads the files as one schema. A `.json` file is an introspection result; anything else is SDL.
+    public static func load(paths: [String]) throws(CodegenErrors) -> LoadedSchema {
+        var sources: [(text: String, path: String)] = []
+        var errors: [CodegenError] = []
+        for path in paths {
+            do {
+                sources.append((try String(contentsOfFile: path, encoding: .utf8), path))
+            } catch {
+                errors.append(CodegenError("cannot read the schema: \(error.localizedDescription)", at: SourceLocation(path: path, line: 1, column: 1)))
+            }
+        }
+        if !errors.isEmpty { throw CodegenErrors(errors) }
+        return try load(sources: sources)
+    }
+
+    /// Loads schema texts as one schema; a path ending in `.json` marks an introspection result.
+    public static func load(sources: [(text: String, path: String)]) throws(CodegenErrors) -> LoadedSchema {
+        var definitions: [any Definition] = []
+        var errors: [CodegenError] = []
+        var firstDocument: Document?
+        let defaultPath = sources.first?.path ?? "<schema>"
+        for (text, path) in sources {
+            do throws(CodegenError) {
+                let sdl: String
+                let name: String
+                if path.hasSuffix(".json") {
+                    sdl = try IntrospectionConverter.sdl(fromIntrospectionJSON: text, path: path)
+                    name = path + " (as SDL)"
+                } else {
+                    sdl = text
+                    name = path
+                }
+                let document = try parseSDL(sdl, name: name)
+                firstDocument = firstDocument ?? document
+                definitions.append(contentsOf: document.definitions)
+            } catch {
+                errors.append(error)
+            }
+        }
+        if !errors.isEmpty { throw CodegenErrors(errors) }
+        guard let firstDocument else { throw CodegenErrors([CodegenError("no schema file was given")]) }
+        let declared = Set(definitions.compactMap { ($0 as? DirectiveDefinition)?.name.value })
+        let missing = ClientDirectives.missingDeclarations(declared: declared)
+        if !missing.isEmpty {
+            do throws(CodegenError) {
+                definitions.append(contentsOf: try parseSDL(missing, name: ClientDirectives.sourceName).definitions)
+            } catch {
+                throw CodegenErrors([error])
+            }
+        }
+        let unknown = SchemaReferenceChecker.unknownTypes(in: definitions)
+        if !unknown.isEmpty { throw CodegenErrors(unknown) }
+        let combined = firstDocument.set(value: .array(definitions), key: "definitions")
+        let schema: GraphQLSchema
+        do {
+            schema = try buildASTSchema(documentAST: combined)
+        } catch let error as GraphQLError {
+            throw CodegenErrors([CodegenError(error, defaultPath: defaultPath)])
+        } catch {
+            throw CodegenErrors([CodegenError("invalid schema: \(error)", at: SourceLocation(path: defaultPath, line: 1, column: 1))])
+        }
+        let schemaErrors = validateSchema(schema: schema)
+        if !schemaErrors.isEmpty {
+            throw CodegenErrors(schemaErrors.map { CodegenError($0, defaultPath: defaultPath) })
+        }
+        return LoadedSchema(schema: schema, keyFields: try typePolicies(definitions))
+    }
+
+    static func parseSDL(_ text: String, name: String) throws(CodegenError) -> Document {
+        do {
+            return try parse(source: Source(body: text, name: name))
+        } catch let error as GraphQLError {
+            throw CodegenError(error, defaultPath: name)
+        } catch {
+            throw CodegenError("cannot parse the schema: \(error)", at: SourceLocation(path: name, line: 1, column: 1))
+        }
+    }
+
+    /// `@typePolicy(keyFields:)` of objects and interfaces (and their extensions).
+    static func typePolicies(_ definitions: [any Definition]) throws(CodegenErrors) -> [String: [String]] {
+        var keyFields: [String: [String]] = [:]
+        var errors: [CodegenError] = []
+        func read(_ name: String, _ directives: [Directive]) {
+            for directive in directives where directive.name.value == "typePolicy" {
+                guard let argument = directive.arguments.first(where: { $0.name.value == "keyFields" }),
+                    let value = argument.value as? StringValue
+                else {
+                    errors.append(CodegenError("@typePolicy needs keyFields: \"field …\"", at: .of(directive)))
+                    continue
+                }
+                let fields = value.value.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
+                keyFields[name] = fields
+            }
+        }
+        for definition in definitions {
+            switch definition {
+            case let object as ObjectTypeDefinition: read(object.name.value, object.directives)
+            case let interface as InterfaceTypeDefinition: read(interface.name.value, interface.directives)
+            case let ext as TypeExtensionDefinition: read(ext.definition.name.value, ext.definition.directives)
+            case let ext as InterfaceExtensionDefinition: read(ext.definition.name.value, ext.definition.directives)
+            default: break
+            }
+        }
+        if !errors.isEmpty { throw CodegenErrors(errors) }
+        return keyFields
+    }
+}

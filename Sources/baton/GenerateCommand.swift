@@ -1,0 +1,90 @@
+import ArgumentParser
+import BatonCodegen
+import Foundation
+
+/// `baton generate`: schema + documents → Swift.
+struct GenerateCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "generate",
+        abstract: "Generates Swift for the operations and fragments in the documents.",
+        discussion: """
+            With no flags, reads ./baton.json. Errors print as path:line:column: error: message \
+            and make the command exit non-zero.
+            """
+    )
+
+    @Option(name: .long, help: "The schema: SDL (.graphqls/.graphql) or an introspection result (.json). Repeat for schema extensions.")
+    var schema: [String] = []
+
+    @Option(name: .long, help: "A glob of .graphql documents or .swift files with graphql(\"\"\"…\"\"\") literals. Repeatable.")
+    var documents: [String] = []
+
+    @Option(name: .long, help: "The folder to write the Swift files to.")
+    var output: String?
+
+    @Option(name: .long, help: "Nest the schema's types in this enum.")
+    var namespace: String?
+
+    @Option(name: .customLong("operation-manifest"), help: "Write the persisted-query manifest (Apollo's format) here.")
+    var operationManifest: String?
+
+    @Option(name: .customLong("custom-scalar"), help: "Map a custom scalar to a Swift type conforming to CustomScalarType: NAME=SwiftType. Repeatable.")
+    var customScalars: [String] = []
+
+    @Option(name: .long, help: "per-definition (default) or per-document.")
+    var layout: String?
+
+    @Option(name: .long, help: "A baton.json to read settings from (flags given here override it).")
+    var config: String?
+
+    func run() throws {
+        do {
+            let configuration = try makeConfiguration()
+            let summary = try CodeGenerator.run(configuration)
+            print("baton: \(summary.written.count) written, \(summary.unchanged.count) unchanged, \(summary.removed.count) removed in \(configuration.outputDirectory)")
+        } catch let errors as CodegenErrors {
+            FileHandle.standardError.write(Data((errors.description + "\n").utf8))
+            throw ExitCode(1)
+        } catch let error as CodegenError {
+            FileHandle.standardError.write(Data((error.description + "\n").utf8))
+            throw ExitCode(1)
+        }
+    }
+
+    func makeConfiguration() throws -> CodegenConfiguration {
+        var configuration: CodegenConfiguration
+        let usesFlags = !schema.isEmpty || !documents.isEmpty || output != nil
+        if let config {
+            configuration = try CodegenConfiguration.load(path: config)
+        } else if !usesFlags {
+            guard FileManager.default.fileExists(atPath: "baton.json") else {
+                throw CodegenError("no flags and no baton.json here; give --schema, --documents and --output, or --config")
+            }
+            configuration = try CodegenConfiguration.load(path: "baton.json")
+        } else {
+            guard !schema.isEmpty, !documents.isEmpty, output != nil else {
+                throw CodegenError("--schema, --documents and --output are all needed (or a baton.json)")
+            }
+            configuration = CodegenConfiguration(schemaPaths: [], documentGlobs: [], outputDirectory: "")
+        }
+        if !schema.isEmpty { configuration.schemaPaths = schema }
+        if !documents.isEmpty { configuration.documentGlobs = documents }
+        if let output { configuration.outputDirectory = output }
+        if let namespace { configuration.namespace = namespace }
+        if let operationManifest { configuration.operationManifestPath = operationManifest }
+        if let layout {
+            guard let value = CodegenConfiguration.FileLayout(rawValue: layout) else {
+                throw CodegenError("--layout must be per-definition or per-document, not \(layout)")
+            }
+            configuration.fileLayout = value
+        }
+        for mapping in customScalars {
+            let parts = mapping.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                throw CodegenError("--custom-scalar takes NAME=SwiftType, not \(mapping)")
+            }
+            configuration.customScalars[parts[0]] = parts[1]
+        }
+        return configuration
+    }
+}

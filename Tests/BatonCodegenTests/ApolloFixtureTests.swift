@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+@testable import BatonCodegen
+
+/// Apollo iOS's Star Wars and Animal Kingdom operations (interfaces, unions, aliases,
+/// `@include`/`@skip`, nested fragments, `@defer`, `@typePolicy`) generate and type-check.
+@Suite("Apollo fixtures")
+struct ApolloFixtureTests {
+    static let apollo = TestPaths.fixtures.appendingPathComponent("apollo")
+
+    func generate(schema: [String], documents: String, extra: String? = nil) throws -> (GeneratedOutput, URL) {
+        let generation = try Generation()
+        var schemaPaths = schema
+        if let extra {
+            try generation.write("extension.graphqls", extra)
+            schemaPaths.append(generation.path("extension.graphqls"))
+        }
+        let loaded = try SchemaLoader.load(paths: schemaPaths)
+        let output = try CodeGenerator.generate(schema: loaded, sources: try DocumentCollector.collect(globs: [documents]))
+        _ = try OutputWriter.write(output.files, to: generation.path("Generated"))
+        return (output, generation.directory)
+    }
+
+    /// `swiftc -typecheck` of the files against the built BatonAPI module, in Swift 6 mode
+    /// with warnings as errors.
+    func typecheck(_ directory: URL) throws {
+        let modules = try #require(TestPaths.builtModules, "needs the built BatonAPI module")
+        var files: [String] = []
+        let enumerator = FileManager.default.enumerator(atPath: directory.path)
+        while let relative = enumerator?.nextObject() as? String {
+            if relative.hasSuffix(".swift") { files.append(directory.appendingPathComponent(relative).path) }
+        }
+        let swiftc = URL(fileURLWithPath: "/usr/bin/env")
+        let result = try runProcess(swiftc, ["swiftc", "-typecheck", "-swift-version", "6", "-warnings-as-errors", "-I", modules.path] + files)
+        #expect(result.status == 0, "\(result.stderr.prefix(3000))")
+    }
+
+    @Test func starWarsOperationsGenerateAndTypeCheck() throws {
+        let starwars = Self.apollo.appendingPathComponent("starwars")
+        let (output, directory) = try generate(
+            schema: [starwars.appendingPathComponent("schema.graphqls").path], documents: starwars.path + "/**/*.graphql")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let names = Set(output.manifest.operations.map(\.name))
+        #expect(names.isSuperset(of: ["HeroAndFriendsNames", "HeroNameConditionalInclusion", "TwoHeroes", "Search", "CreateReviewForEpisode", "ReviewAdded", "Human"]))
+        try typecheck(directory.appendingPathComponent("Generated"))
+    }
+
+    @Test func animalKingdomOperationsGenerateAndTypeCheck() throws {
+        let kingdom = Self.apollo.appendingPathComponent("animalkingdom")
+        let (output, directory) = try generate(
+            schema: [kingdom.appendingPathComponent("AnimalSchema.graphqls").path], documents: kingdom.path + "/*.graphql",
+            extra: "directive @apollo_client_ios_localCacheMutation on QUERY | MUTATION | SUBSCRIPTION | FRAGMENT_DEFINITION\n")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(output.manifest.operations.count >= 8)
+        let metadata = try #require(output.files.first { $0.relativePath == "Schema/SchemaMetadata.swift" })
+        #expect(metadata.contents.contains("\"Dog\": [\"id\"],"))
+        try typecheck(directory.appendingPathComponent("Generated"))
+    }
+}

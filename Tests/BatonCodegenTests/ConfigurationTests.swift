@@ -1,0 +1,125 @@
+import BatonExampleServer
+import Foundation
+import Testing
+
+@testable import BatonCodegen
+
+/// `baton.json`, the `baton` command line and the operation manifest.
+@Suite("Configuration and command line")
+struct ConfigurationTests {
+    @Test func batonJSONPathsAreRelativeToItsFolder() throws {
+        let configuration = try CodegenConfiguration.parse(
+            """
+            {
+              "schema": ["schema.graphqls", "/abs/extension.graphqls"],
+              "documents": "graphql/**/*.graphql",
+              "output": "Generated",
+              "namespace": "API",
+              "operationManifest": "manifest.json",
+              "customScalars": {"DateTime": "Foundation.Date"},
+              "layout": "per-document"
+            }
+            """, path: "/project/baton.json")
+        #expect(configuration.schemaPaths == ["/project/schema.graphqls", "/abs/extension.graphqls"])
+        #expect(configuration.documentGlobs == ["/project/graphql/**/*.graphql"])
+        #expect(configuration.outputDirectory == "/project/Generated")
+        #expect(configuration.namespace == "API")
+        #expect(configuration.operationManifestPath == "/project/manifest.json")
+        #expect(configuration.customScalars == ["DateTime": "Foundation.Date"])
+        #expect(configuration.fileLayout == .perDocument)
+    }
+
+    @Test func manifestHasApollosFormat() throws {
+        let generation = try Generation()
+        defer { generation.remove() }
+        try generation.write("a.graphql", "query HeroName { hero { name } }\nmutation Login($email: String!) { login(email: $email) }\n")
+        let manifest = try generation.generate().manifest
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(manifest.json.utf8)) as? [String: Any])
+        #expect(json["format"] as? String == "apollo-persisted-query-manifest")
+        #expect(json["version"] as? Int == 1)
+        let operations = try #require(json["operations"] as? [[String: String]])
+        #expect(operations.map { $0["name"] } == ["HeroName", "Login"])
+        #expect(operations.map { $0["type"] } == ["query", "mutation"])
+        #expect(operations[0]["body"] == "query HeroName { hero { __typename name } }")
+        #expect(operations[0]["id"] == OperationRenderer.sha256("query HeroName { hero { __typename name } }"))
+        #expect(Set(operations[0].keys) == ["id", "name", "type", "body"])
+    }
+
+    @Test func commandLineGeneratesAndReportsErrorsWithExitStatus() throws {
+        let baton = try #require(TestPaths.batonExecutable, "needs the built baton executable")
+        let generation = try Generation()
+        defer { generation.remove() }
+        try generation.write("graphql/Hero.graphql", "query HeroName($episode: Episode) { hero(episode: $episode) { name } }\n")
+        let output = generation.path("Out")
+        let manifest = generation.path("manifest.json")
+        let run = try runProcess(
+            baton,
+            [
+                "generate", "--schema", TestPaths.exampleSchema.path, "--documents", generation.path("graphql") + "/*.graphql",
+                "--output", output, "--operation-manifest", manifest, "--namespace", "API", "--custom-scalar", "Upload=String",
+            ])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(FileManager.default.fileExists(atPath: output + "/Operations/HeroNameQuery.swift"))
+        #expect(FileManager.default.fileExists(atPath: output + "/Schema/Enums/Episode.swift"))
+        #expect(FileManager.default.fileExists(atPath: manifest))
+        let again = try runProcess(baton, ["generate", "--schema", TestPaths.exampleSchema.path, "--documents", generation.path("graphql") + "/*.graphql", "--output", output, "--namespace", "API"])
+        #expect(again.stdout.contains("0 written"))
+
+        try generation.write("graphql/Bad.graphql", "query Bad { hero { nope } }\n")
+        let failed = try runProcess(baton, ["generate", "--schema", TestPaths.exampleSchema.path, "--documents", generation.path("graphql") + "/*.graphql", "--output", output])
+        #expect(failed.status == 1)
+        #expect(failed.stderr == generation.path("graphql/Bad.graphql") + ":1:20: error: Cannot query field \"nope\" on type \"Character\". Did you mean \"name\"?\n")
+    }
+
+    @Test func commandLineReadsBatonJSONWhenGivenNoFlags() throws {
+        let baton = try #require(TestPaths.batonExecutable, "needs the built baton executable")
+        let generation = try Generation()
+        defer { generation.remove() }
+        try generation.write("Me.graphql", "query Me { me { email } }\n")
+        try generation.write(
+            "baton.json", "{\"schema\": \"\(TestPaths.exampleSchema.path)\", \"documents\": \"*.graphql\", \"output\": \"Generated\"}")
+        let run = try runProcess(baton, ["generate"], in: generation.directory)
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(FileManager.default.fileExists(atPath: generation.path("Generated/Operations/MeQuery.swift")))
+    }
+
+    @Test func fetchSchemaDownloadsTheExampleServersSchema() async throws {
+        let server = try await ExampleServer.start()
+        do {
+            let result = try await SchemaFetcher(url: server.url, headers: [("X-Test", "1")]).fetch()
+            let sdl = try result.sdl()
+            #expect(sdl.contains("type Query"))
+            #expect(sdl.contains("interface Character"))
+            #expect(sdl.contains("union SearchResult"))
+            // The fetched schema generates the same operations as the SDL file.
+            let generation = try Generation()
+            defer { generation.remove() }
+            try generation.write("a.graphql", "query HeroName($episode: Episode) { hero(episode: $episode) { name ... on Human { height } } }\n")
+            try generation.write("schema.json", result.introspectionJSON)
+            let fromServer = try generation.generate(schemaPaths: [generation.path("schema.json")])
+            let fromFile = try generation.generate()
+            #expect(fromServer.files.first { $0.relativePath == "Operations/HeroNameQuery.swift" } == fromFile.files.first { $0.relativePath == "Operations/HeroNameQuery.swift" })
+        } catch {
+            await server.stop()
+            throw error
+        }
+        await server.stop()
+    }
+
+    @Test func fetchSchemaCommandWritesSDLOrJSON() async throws {
+        let baton = try #require(TestPaths.batonExecutable, "needs the built baton executable")
+        let server = try await ExampleServer.start()
+        let generation = try Generation()
+        defer { generation.remove() }
+        let sdl = try runProcess(baton, ["fetch-schema", "--url", server.url.absoluteString, "--output", generation.path("schema.graphqls"), "-H", "Authorization: token"])
+        let json = try runProcess(baton, ["fetch-schema", "--url", server.url.absoluteString, "--output", generation.path("schema.json")])
+        await server.stop()
+        #expect(sdl.status == 0, "\(sdl.stderr)")
+        #expect(json.status == 0, "\(json.stderr)")
+        #expect(try String(contentsOfFile: generation.path("schema.graphqls"), encoding: .utf8).contains("type Mutation"))
+        #expect(try String(contentsOfFile: generation.path("schema.json"), encoding: .utf8).contains("\"__schema\""))
+        let refused = try runProcess(baton, ["fetch-schema", "--url", "http://127.0.0.1:1/graphql", "--output", generation.path("x.json")])
+        #expect(refused.status == 1)
+        #expect(refused.stderr.hasPrefix("error: cannot reach http://127.0.0.1:1/graphql"))
+    }
+}
