@@ -137,7 +137,13 @@ struct GeneratedCodeTests {
     }
 
     @Test func documentsAndIdentifiers() {
-        #expect(ShelfQuery.operationDocument == "query Shelf($id: ID!) { shelf(id: $id) { __typename __id id label grid { __typename title kind } } matrix }")
+        // `__id` is the store's: the server's document leaves it out, the metadata keeps it.
+        #expect(ShelfQuery.operationDocument == "query Shelf($id: ID!) { shelf(id: $id) { __typename id label grid { __typename title kind } } matrix }")
+        // Client directives, and the variables only they use, are not sent either.
+        #expect(!AddBookMutation.operationDocument.contains("@appendEdge"))
+        #expect(!AddBookMutation.operationDocument.contains("$connections"))
+        #expect(!BooksQuery.operationDocument.contains("@connection"))
+        #expect(!RemoveBookMutation.operationDocument.contains("@deleteRecord"))
         #expect(BookDetails.fragmentDefinition == "fragment BookDetails on Book { __typename id isbn ...PublicationSummary author { __typename name } }")
         #expect(BooksQuery.operationDocument.split(separator: "\n").count == 3)
         #expect(RemoveBookMutation.operationType == .mutation)

@@ -4,9 +4,9 @@ import BatonAPI
 public struct AddBookMutation: GraphQLMutation {
     public static let operationName = "AddBook"
     public static let operationDocument = """
-        mutation AddBook($input: AddBookInput!, $connections: [ID!]!) { addBook(input: $input) { __typename bookEdge @appendEdge(connections: $connections) { __typename cursor node { __typename id title } } } }
+        mutation AddBook($input: AddBookInput!) { addBook(input: $input) { __typename bookEdge { __typename cursor node { __typename id title } } } }
         """
-    public static let operationIdentifier = "8f5b942d6443c4590f278acfce87a94c6100c057351c8cfe98c010395b9958e8"
+    public static let operationIdentifier = "f5cf470e30a2a95d3157a71cbbdbedd7492c79f7257334144d1a38c1b129eb9e"
 
     public var input: GoldenAPI.AddBookInput
     public var connections: [String]

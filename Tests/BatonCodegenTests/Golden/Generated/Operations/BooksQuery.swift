@@ -4,11 +4,11 @@ import BatonAPI
 public struct BooksQuery: GraphQLQuery {
     public static let operationName = "Books"
     public static let operationDocument = """
-        query Books($first: Int = 5, $after: Cursor, $filter: BookFilter = {kind: BOOK, titleContains: "Swift"}) { books(first: $first, after: $after, filter: $filter) @connection(key: "Books_books") { __typename edges { __typename cursor node { __typename ...BookDetails kind publishedAt } } pageInfo { __typename hasNextPage endCursor } } }
+        query Books($first: Int = 5, $after: Cursor, $filter: BookFilter = {kind: BOOK, titleContains: "Swift"}) { books(first: $first, after: $after, filter: $filter) { __typename edges { __typename cursor node { __typename ...BookDetails kind publishedAt } } pageInfo { __typename hasNextPage endCursor } } }
         fragment BookDetails on Book { __typename id isbn ...PublicationSummary author { __typename name } }
         fragment PublicationSummary on Publication { __typename title publishedAt }
         """
-    public static let operationIdentifier = "421ad625bf2fc0421d40534447a494c71ad225bc8351a583a7a38189fa17dfcf"
+    public static let operationIdentifier = "17409ed1ca8b8a7c77ace5161de1f8b7e2fa4e35d5043a0a317a2b40730c3265"
 
     public var first: GraphQLNullable<Int>
     public var after: GraphQLNullable<GoldenAPI.Cursor>

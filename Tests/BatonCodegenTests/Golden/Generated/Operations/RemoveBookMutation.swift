@@ -4,9 +4,9 @@ import BatonAPI
 public struct RemoveBookMutation: GraphQLMutation {
     public static let operationName = "RemoveBook"
     public static let operationDocument = """
-        mutation RemoveBook($id: ID!) { removeBook(id: $id) { __typename removedId @deleteRecord } }
+        mutation RemoveBook($id: ID!) { removeBook(id: $id) { __typename removedId } }
         """
-    public static let operationIdentifier = "2d95c661a50969e641296cb0f960355e0dcf111b312c6da5d6e0550b745de4bc"
+    public static let operationIdentifier = "69f192a0fd06a9f5a2be51b882cd491de928b2330c818fbacdaffaf5a4e51134"
 
     public var id: String
 

@@ -4,9 +4,9 @@ import BatonAPI
 public struct ShelfQuery: GraphQLQuery {
     public static let operationName = "Shelf"
     public static let operationDocument = """
-        query Shelf($id: ID!) { shelf(id: $id) { __typename __id id label grid { __typename title kind } } matrix }
+        query Shelf($id: ID!) { shelf(id: $id) { __typename id label grid { __typename title kind } } matrix }
         """
-    public static let operationIdentifier = "e316c1eae14e9a257d1825e0d2a38fc12dae7738c5e041eff8fe143eefd0b505"
+    public static let operationIdentifier = "1f8d6417b1956f18abc3dd4bdb3f9c00c979ca3d3f456ea91855dc9f7a3357c7"
 
     public var id: String
 
