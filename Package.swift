@@ -73,7 +73,9 @@ let package = Package(
         .executableTarget(
             name: "baton-bench",
             dependencies: ["Baton", "BatonSQLite", "BatonExampleAPI", "BatonExampleServer"],
-            path: "Benchmarks/Sources/baton-bench"
+            path: "Benchmarks/Sources/baton-bench",
+            exclude: ["graphql"],
+            plugins: ["BatonCodegenPlugin"]
         ),
         // Publishes to a SQLite cache until killed: the crash-safety test's writer process.
         .executableTarget(name: "baton-cache-stress", dependencies: ["BatonSQLite"]),

@@ -8,6 +8,9 @@ struct Figure {
     let floorName: String
     /// The ratio Baton / floor must be at most this.
     let target: Double
+    /// For figures that are not times: what to print for Baton and the floor.
+    var batonText: String? = nil
+    var floorText: String? = nil
 
     var ratio: Double { seconds(baton) / seconds(floor) }
     var passes: Bool { ratio <= target }
@@ -83,7 +86,8 @@ func printTable(_ figures: [Figure], notes: [String]) -> Bool {
     var rows = [header]
     for figure in figures {
         rows.append([
-            figure.name, format(figure.baton), "\(format(figure.floor)) (\(figure.floorName))",
+            figure.name, figure.batonText ?? format(figure.baton),
+            "\(figure.floorText ?? format(figure.floor)) (\(figure.floorName))",
             String(format: "%.2f×", figure.ratio), String(format: "≤ %.2f×", figure.target), figure.passes ? "pass" : "FAIL",
         ])
     }

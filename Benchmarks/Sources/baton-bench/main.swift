@@ -19,6 +19,10 @@ let responseData = try Data(contentsOf: fixtures.appendingPathComponent("IssuesA
 var figures: [Figure] = []
 var notes: [String] = []
 
+// Memory first, before anything else raises the process's peak.
+let (memoryFigure, memoryNote) = try GitHubFigures.memory(response: responseData)
+notes.append(memoryNote)
+
 // JSON parse: Baton's parser vs Foundation's JSONSerialization on the 410 KB response.
 figures.append(
     try compare("JSON parse (410 KB)", floorName: "JSONSerialization", target: 0.5) {
@@ -27,6 +31,8 @@ figures.append(
         _ = try JSONSerialization.jsonObject(with: responseData)
     })
 
+figures.append(contentsOf: try GitHubFigures.figures(response: responseData, notes: &notes))
+figures.append(memoryFigure)
 figures.append(contentsOf: StoreFigures.all())
 figures.append(try await RequestOverhead.figure())
 
