@@ -20,6 +20,7 @@ struct SwiftLiteralTests {
 
     @Test func swiftFilesWithoutLiteralsAreSkipped() throws {
         #expect(try SwiftLiteralExtractor.extract(from: "let a = 1\n", path: "A.swift") == nil)
+        #expect(try SwiftLiteralExtractor.extract(from: "// graphql(\"x\")\n/* graphql(\"\"\"\n y \"\"\") /* nested */ */\n", path: "A.swift") == nil)
     }
 
     @Test func literalsAndGraphQLFilesFormOneDocument() throws {
