@@ -1,8 +1,9 @@
 import Foundation
 import PackagePlugin
 
-/// Runs `baton generate` for a target that has a `graphql/baton.json`: the documents and schema
-/// it names become Swift compiled into the target. One Swift file per `.graphql` document plus
+/// Runs `baton generate` for a target that has a `graphql/baton.json` (which names the schema):
+/// the `.graphql` documents in `graphql/` and the `graphql("""…""")` literals in the target's
+/// Swift files become Swift compiled into the target. One Swift file per document plus
 /// `SchemaTypes.swift`, so the outputs are known before the generator runs.
 @main
 struct BatonCodegenPlugin: BuildToolPlugin {
@@ -17,7 +18,14 @@ struct BatonCodegenPlugin: BuildToolPlugin {
             .filter { $0.hasSuffix(".graphql") || $0.hasSuffix(".gql") }
             .sorted()
             .map { directory.appendingPathComponent($0) }
-        var inputs = [config] + documents
+        // Swift files of the target with `graphql("…")` literals are documents too.
+        let literalFiles = ((target as? SourceModuleTarget)?.sourceFiles(withSuffix: ".swift").map(\.url) ?? [])
+            .filter { file in
+                guard let text = try? String(contentsOf: file, encoding: .utf8) else { return false }
+                return text.range(of: #"(^|[^A-Za-z0-9_])graphql\( *""#, options: .regularExpression) != nil
+            }
+            .sorted { $0.path < $1.path }
+        var inputs = [config] + documents + literalFiles
         // The schema files the configuration names are inputs too, so editing them regenerates.
         if let data = FileManager.default.contents(atPath: config.path),
             let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
@@ -26,7 +34,7 @@ struct BatonCodegenPlugin: BuildToolPlugin {
             inputs += schemas.map { directory.appendingPathComponent($0).standardizedFileURL }
         }
         let output = context.pluginWorkDirectoryURL.appendingPathComponent("Generated")
-        let outputs = documents.map { output.appendingPathComponent($0.lastPathComponent + ".swift") }
+        let outputs = (documents + literalFiles).map { output.appendingPathComponent($0.lastPathComponent + ".swift") }
             + [output.appendingPathComponent("SchemaTypes.swift")]
         return [
             .buildCommand(
@@ -35,7 +43,7 @@ struct BatonCodegenPlugin: BuildToolPlugin {
                 arguments: [
                     "generate", "--config", config.path, "--output", output.path, "--layout", "per-document",
                     "--documents", directory.path + "/*.graphql",
-                ],
+                ] + literalFiles.flatMap { ["--documents", $0.path] },
                 inputFiles: inputs,
                 outputFiles: outputs
             )

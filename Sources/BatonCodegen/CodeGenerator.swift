@@ -74,7 +74,16 @@ public enum CodeGenerator {
             claim(name, at: .of(documents.fragments[name]))
         }
 
-        let builder = ScopeBuilder(index: index, fragments: documents.fragments, reservedNames: Set(topLevel.keys))
+        // Nested structs must not shadow the top-level types generated code names unqualified.
+        var reserved = Set(topLevel.keys)
+        if options.namespace == nil {
+            for (name, type) in index.schema.typeMap where type is GraphQLEnumType || type is GraphQLInputObjectType || type is GraphQLScalarType {
+                reserved.insert(name)
+            }
+        } else if let namespace = options.namespace {
+            reserved.insert(namespace)
+        }
+        let builder = ScopeBuilder(index: index, fragments: documents.fragments, reservedNames: reserved)
         let fragmentNames = documents.fragments.keys.sorted()
         for name in fragmentNames { _ = builder.fragmentScope(name) }
         var operationScopes: [SelectionScope] = []

@@ -35,6 +35,10 @@ struct GeneratedCodeTests {
         #expect(magazine.number == 7)
         #expect(magazine.publishedAt == nil)
         #expect(data.results[2].asAuthorIfWithAuthors?.name == "Ada")
+        // A fragment on a narrower type than the field's is there only for matching objects.
+        #expect(data.results[0].fragments.bookDetails?.isbn == "978-0")
+        #expect(data.results[1].fragments.bookDetails == nil)
+        #expect(data.results[2].fragments.bookDetails == nil)
         #expect(data.results[2].asPublication == nil)
     }
 

@@ -20,6 +20,7 @@ struct SwiftLiteralTests {
 
     @Test func swiftFilesWithoutLiteralsAreSkipped() throws {
         #expect(try SwiftLiteralExtractor.extract(from: "let a = 1\n", path: "A.swift") == nil)
+        #expect(try SwiftLiteralExtractor.extract(from: "// graphql(\"x\")\n/* graphql(\"\"\"\n y \"\"\") /* nested */ */\n", path: "A.swift") == nil)
     }
 
     @Test func literalsAndGraphQLFilesFormOneDocument() throws {
@@ -44,5 +45,59 @@ struct SwiftLiteralTests {
         #expect(query.contents.contains("query HeroView($episode: Episode) { hero(episode: $episode) { __typename ...HeroParts } }\n        fragment HeroParts on Character { __typename name appearsIn }"))
         #expect(query.contents.contains("public var appearsIn: [GraphQLEnum<Episode>?] { __data[\"appearsIn\"] }"))
         #expect(output.files.contains { $0.relativePath == "Fragments/HeroParts.swift" })
+    }
+}
+
+/// Baton's client directives validate, and reach the metadata.
+@Suite("Client directives")
+struct ClientDirectiveTests {
+    @Test func relayDirectivesValidate() throws {
+        let generation = try Generation()
+        defer { generation.remove() }
+        try generation.write(
+            "a.graphql",
+            """
+            query Todos($first: Int, $after: String) {
+              viewer { __id ...TodoList @arguments(count: 2) }
+              launches(pageSize: $first, after: $after) { launches @stream(initialCount: 1) { id } }
+            }
+            fragment TodoList on User @refetchable(queryName: "TodoListRefetch") @argumentDefinitions(count: {type: "Int", defaultValue: 10}) {
+              todos(first: 3) @connection(key: "TodoList_todos", filters: []) { edges { node { id } } }
+            }
+            mutation Add($input: AddTodoInput!, $connections: [ID!]!) {
+              addTodo(input: $input) { todoEdge @appendEdge(connections: $connections) { cursor } }
+            }
+            mutation AddNode($input: AddTodoInput!, $connections: [ID!]!) {
+              addTodo(input: $input) { todoEdge { node @prependNode(connections: $connections, edgeTypeName: "TodoEdge") { id } } }
+            }
+            mutation Remove($input: RemoveTodoInput!) {
+              removeTodo(input: $input) { deletedTodoID @deleteRecord removed: deletedTodoID @deleteEdge(connections: ["client:root:__TodoList_todos_connection"]) }
+            }
+            """)
+        let output = try generation.generate()
+        let fragment = try #require(output.files.first { $0.relativePath == "Fragments/TodoList.swift" }?.contents)
+        #expect(fragment.contains("directives: [.connection(key: \"TodoList_todos\", filters: [])]"))
+        let addNode = try #require(output.files.first { $0.relativePath == "Operations/AddNodeMutation.swift" }?.contents)
+        #expect(addNode.contains("directives: [.prependNode(connections: .variable(\"connections\"), edgeTypeName: \"TodoEdge\")]"))
+        let remove = try #require(output.files.first { $0.relativePath == "Operations/RemoveMutation.swift" }?.contents)
+        #expect(remove.contains("directives: [.deleteRecord]"))
+        #expect(remove.contains("directives: [.deleteEdge(connections: .list([\"client:root:__TodoList_todos_connection\"]))]"))
+        let todos = try #require(output.files.first { $0.relativePath == "Operations/TodosQuery.swift" }?.contents)
+        #expect(todos.contains(".field(\"__id\", type: .nonNull(.scalar(\"ID\"))),"))
+        #expect(todos.contains("public var __id: String { __data[\"__id\"] }"))
+    }
+
+    @Test func perDocumentLayoutAndNamespace() throws {
+        let generation = try Generation()
+        defer { generation.remove() }
+        try generation.write("HeroName.graphql", "query HeroName($episode: Episode) { hero(episode: $episode) { name } }\n")
+        try generation.write("Empty.graphql", "# nothing yet\n")
+        let output = try generation.generate(options: GenerationOptions(namespace: "StarWars", fileLayout: .perDocument))
+        #expect(output.files.map(\.relativePath) == ["Empty.graphql.swift", "HeroName.graphql.swift", "SchemaTypes.swift"])
+        let schemaTypes = try #require(output.files.last?.contents)
+        #expect(schemaTypes.contains("public enum StarWars {}"))
+        #expect(schemaTypes.contains("extension StarWars {\n    /// The episodes in the Star Wars trilogy\n    public enum Episode: String, EnumType {"))
+        #expect(schemaTypes.contains("public static let schemaMetadata = SchemaMetadata("))
+        #expect(output.files[1].contents.contains("public var episode: GraphQLNullable<GraphQLEnum<StarWars.Episode>>"))
     }
 }

@@ -13,7 +13,7 @@ import Foundation
 #endif
 
 let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-    .deletingLastPathComponent().appendingPathComponent("Fixtures")
+    .deletingLastPathComponent().appendingPathComponent("Fixtures/github")
 let responseData = try Data(contentsOf: fixtures.appendingPathComponent("IssuesAndCommentsForRepository.response.json"))
 
 var figures: [Figure] = []

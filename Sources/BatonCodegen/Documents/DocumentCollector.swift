@@ -27,7 +27,7 @@ public enum DocumentCollector {
         return sources
     }
 
-    /// The document in one file; `nil` for a Swift file without literals.
+    /// The document in one file; an empty document for a Swift file without literals.
     public static func read(path: String) throws(CodegenError) -> DocumentSource? {
         let text: String
         do {
@@ -36,7 +36,7 @@ public enum DocumentCollector {
             throw CodegenError("cannot read the document: \(error.localizedDescription)", at: SourceLocation(path: path, line: 1, column: 1))
         }
         if path.hasSuffix(".swift") {
-            return try SwiftLiteralExtractor.extract(from: text, path: path).map { DocumentSource(path: path, text: $0) }
+            return DocumentSource(path: path, text: try SwiftLiteralExtractor.extract(from: text, path: path) ?? "")
         }
         if path.hasSuffix(".graphql") || path.hasSuffix(".gql") {
             return DocumentSource(path: path, text: text)

@@ -12,6 +12,24 @@ public struct DocumentSource: Sendable, Hashable {
         self.text = text
     }
 
+    /// Whether the source holds nothing but whitespace, commas and comments (a document GraphQL
+    /// would reject for having no definitions).
+    var isEmpty: Bool {
+        var inComment = false
+        for character in text.unicodeScalars {
+            if inComment {
+                if character == "\n" || character == "\r" { inComment = false }
+                continue
+            }
+            switch character {
+            case "#": inComment = true
+            case " ", "\t", "\n", "\r", ",", "\u{FEFF}": continue
+            default: return false
+            }
+        }
+        return true
+    }
+
     /// Parses the source; a syntax error names its place in the file.
     func parseDocument() throws(CodegenError) -> Document {
         do {

@@ -19,6 +19,29 @@ enum SwiftLiteralExtractor {
             return SourceLocation(path: path, line: l, column: offset - start + 1)
         }
         while index < bytes.count {
+            // Comments are skipped: `// graphql("…")` is not a document.
+            if bytes[index] == UInt8(ascii: "/"), index + 1 < bytes.count {
+                if bytes[index + 1] == UInt8(ascii: "/") {
+                    while index < bytes.count, bytes[index] != UInt8(ascii: "\n") { index += 1 }
+                    continue
+                }
+                if bytes[index + 1] == UInt8(ascii: "*") {
+                    var depth = 1
+                    index += 2
+                    while index < bytes.count, depth > 0 {
+                        if bytes[index] == UInt8(ascii: "/"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "*") {
+                            depth += 1
+                            index += 2
+                        } else if bytes[index] == UInt8(ascii: "*"), index + 1 < bytes.count, bytes[index + 1] == UInt8(ascii: "/") {
+                            depth -= 1
+                            index += 2
+                        } else {
+                            index += 1
+                        }
+                    }
+                    continue
+                }
+            }
             // `graphql(` not preceded by an identifier character.
             guard bytes[index] == marker[0], index + marker.count <= bytes.count,
                 Array(bytes[index..<index + marker.count]) == marker,

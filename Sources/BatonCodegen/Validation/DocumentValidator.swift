@@ -14,9 +14,11 @@ public enum DocumentValidator {
     public static func validate(_ sources: [DocumentSource], schema: LoadedSchema) throws(CodegenErrors) -> ValidatedDocuments {
         var errors: [CodegenError] = []
         var documents: [Document] = []
-        for source in sources {
+        var parsedSources: [DocumentSource] = []
+        for source in sources where !source.isEmpty {
             do throws(CodegenError) {
                 documents.append(try source.parseDocument())
+                parsedSources.append(source)
             } catch {
                 errors.append(error)
             }
@@ -29,7 +31,7 @@ public enum DocumentValidator {
         // Operations and fragments have separate namespaces, as in the GraphQL spec.
         var firstPlace: [String: SourceLocation] = [:]
         var sourcePaths: [String: String] = [:]
-        for (document, source) in zip(documents, sources) {
+        for (document, source) in zip(documents, parsedSources) {
             for definition in document.definitions {
                 definitions.append(definition)
                 let location = SourceLocation.of(definition, orStartOf: source.path)
@@ -69,11 +71,50 @@ public enum DocumentValidator {
         }
         let combined = first.set(value: .array(definitions), key: "definitions")
         let validationErrors = GraphQL.validate(schema: schema.schema, ast: combined, rules: specifiedRules)
+        let freeForm = freeFormArgumentPlaces(definitions)
         for error in validationErrors where !isAllowed(error) {
+            let places = error.nodes.compactMap { $0.loc.map { "\($0.source.name):\($0.start)" } }
+            if !places.isEmpty, places.allSatisfy(freeForm.contains) { continue }
             errors.append(CodegenError(error, defaultPath: sources.first?.path ?? "<documents>"))
         }
         if !errors.isEmpty { throw CodegenErrors(errors.sorted(by: inputOrder)) }
         return ValidatedDocuments(operations: operations, fragments: fragments, sourcePaths: sourcePaths)
+    }
+
+    /// Where the arguments of `@arguments`/`@argumentDefinitions` are: GraphQLSwift checks them
+    /// against the field's arguments, but they are Relay's free-form fragment arguments.
+    static func freeFormArgumentPlaces(_ definitions: [any Definition]) -> Set<String> {
+        var places: Set<String> = []
+        func directives(_ list: [Directive]) {
+            for directive in list where ClientDirectives.freeFormArguments.contains(directive.name.value) {
+                for argument in directive.arguments {
+                    if let loc = argument.loc { places.insert("\(loc.source.name):\(loc.start)") }
+                }
+            }
+        }
+        func walk(_ set: GraphQL.SelectionSet) {
+            for selection in set.selections {
+                switch selection {
+                case let field as GraphQL.Field:
+                    if let nested = field.selectionSet { walk(nested) }
+                case let inline as GraphQL.InlineFragment:
+                    walk(inline.selectionSet)
+                case let spread as FragmentSpread:
+                    directives(spread.directives)
+                default:
+                    break
+                }
+            }
+        }
+        for definition in definitions {
+            if let fragment = definition as? FragmentDefinition {
+                directives(fragment.directives)
+                walk(fragment.selectionSet)
+            } else if let operation = definition as? OperationDefinition {
+                walk(operation.selectionSet)
+            }
+        }
+        return places
     }
 
     static func isAllowed(_ error: GraphQLError) -> Bool {

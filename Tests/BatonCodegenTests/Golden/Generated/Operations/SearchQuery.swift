@@ -4,11 +4,11 @@ import BatonAPI
 public struct SearchQuery: GraphQLQuery {
     public static let operationName = "Search"
     public static let operationDocument = """
-        query Search($term: String!, $withAuthors: Boolean = false, $skipTags: Boolean!) { results: search(term: $term) { __typename ... on Publication { ...PublicationSummary } ... on Book { ...BookDetails tags @skip(if: $skipTags) } ... on Magazine { issue number: issue } ... on Author @include(if: $withAuthors) { name } } }
-        fragment PublicationSummary on Publication { __typename title publishedAt }
+        query Search($term: String!, $withAuthors: Boolean = false, $skipTags: Boolean!) { results: search(term: $term) { __typename ...BookDetails ... on Publication { ...PublicationSummary } ... on Book { ...BookDetails tags @skip(if: $skipTags) } ... on Magazine { issue number: issue } ... on Author @include(if: $withAuthors) { name } } }
         fragment BookDetails on Book { __typename id isbn ...PublicationSummary author { __typename name } }
+        fragment PublicationSummary on Publication { __typename title publishedAt }
         """
-    public static let operationIdentifier = "0702f7ca6db781d9f498d6dea08c5706af7349d4835805d57888a5c74525f06f"
+    public static let operationIdentifier = "eca8f645503a2f7a0693c605fbb46412074ea98b1ec63727d110957d47dd2e39"
 
     public var term: String
     public var withAuthors: GraphQLNullable<Bool>
@@ -44,6 +44,7 @@ public struct SearchQuery: GraphQLQuery {
             public static let __parentType = TypeCondition("SearchResult", possibleTypes: ["Author", "Book", "Magazine"])
             public static let __selections: [Selection] = [
                 .field("__typename", type: .nonNull(.scalar("String"))),
+                .fragment("BookDetails", on: BookDetails.__parentType, selections: BookDetails.__selections),
                 .inlineFragment(on: AsPublication.__parentType, selections: AsPublication.__selections),
                 .inlineFragment(on: AsBook.__parentType, selections: AsBook.__selections),
                 .inlineFragment(on: AsMagazine.__parentType, selections: AsMagazine.__selections),
@@ -54,6 +55,15 @@ public struct SearchQuery: GraphQLQuery {
             public var asBook: AsBook? { _asInlineFragment() }
             public var asMagazine: AsMagazine? { _asInlineFragment() }
             public var asAuthorIfWithAuthors: AsAuthorIfWithAuthors? { _asConditionalInlineFragment() }
+
+            public var fragments: Fragments { Fragments(_dataDict: __data) }
+
+            public struct Fragments: FragmentContainer {
+                public let __data: DataDict
+                public init(_dataDict: DataDict) { __data = _dataDict }
+
+                public var bookDetails: BookDetails? { _toConditionalFragment() }
+            }
 
             /// Result.AsPublication
             ///
@@ -77,6 +87,7 @@ public struct SearchQuery: GraphQLQuery {
                     public let __data: DataDict
                     public init(_dataDict: DataDict) { __data = _dataDict }
 
+                    public var bookDetails: BookDetails? { _toConditionalFragment() }
                     public var publicationSummary: PublicationSummary { _toFragment() }
                 }
             }
@@ -94,11 +105,11 @@ public struct SearchQuery: GraphQLQuery {
                     .field("tags", type: .nonNull(.list(.nonNull(.scalar("String")))), conditions: [.skip(if: "skipTags")]),
                 ]
 
+                public var id: String { __data["id"] }
+                public var isbn: String { __data["isbn"] }
                 /// The title on the cover.
                 public var title: String { __data["title"] }
                 public var publishedAt: GoldenAPI.DateTime? { __data["publishedAt"] }
-                public var id: String { __data["id"] }
-                public var isbn: String { __data["isbn"] }
                 public var author: BookDetails.Author? { __data["author"] }
                 public var tags: [String]? { __data["tags"] }
 
@@ -108,8 +119,8 @@ public struct SearchQuery: GraphQLQuery {
                     public let __data: DataDict
                     public init(_dataDict: DataDict) { __data = _dataDict }
 
-                    public var publicationSummary: PublicationSummary { _toFragment() }
                     public var bookDetails: BookDetails { _toFragment() }
+                    public var publicationSummary: PublicationSummary { _toFragment() }
                 }
             }
 
@@ -138,6 +149,7 @@ public struct SearchQuery: GraphQLQuery {
                     public let __data: DataDict
                     public init(_dataDict: DataDict) { __data = _dataDict }
 
+                    public var bookDetails: BookDetails? { _toConditionalFragment() }
                     public var publicationSummary: PublicationSummary { _toFragment() }
                 }
             }
@@ -155,6 +167,15 @@ public struct SearchQuery: GraphQLQuery {
                 ]
 
                 public var name: String { __data["name"] }
+
+                public var fragments: Fragments { Fragments(_dataDict: __data) }
+
+                public struct Fragments: FragmentContainer {
+                    public let __data: DataDict
+                    public init(_dataDict: DataDict) { __data = _dataDict }
+
+                    public var bookDetails: BookDetails? { _toConditionalFragment() }
+                }
             }
         }
     }
