@@ -35,6 +35,11 @@ figures.append(contentsOf: try GitHubFigures.figures(response: responseData, not
 figures.append(memoryFigure)
 figures.append(contentsOf: StoreFigures.all())
 figures.append(try await RequestOverhead.figure())
+if let codegen = try CodegenFigure.figure(fixtures: fixtures) {
+    figures.append(codegen)
+} else {
+    notes.append("codegen: no release `baton` beside baton-bench; run scripts/bench, which builds it")
+}
 
 let allPassed = printTable(figures, notes: notes)
 exit(allPassed ? 0 : 1)
