@@ -135,14 +135,21 @@ struct CachePolicyTests {
         try await withExampleServer { server in
             let client = BatonClient(url: server.url)
             let emissions = Locked<[GraphQLResult<TodoListQuery.Data>]>([])
+            let failure = Locked<(any Error)?>(nil)
             let watching = Task {
-                for try await result in client.watch(query: TodoListQuery(first: 10)) {
-                    emissions.withLock { $0.append(result) }
+                do {
+                    for try await result in client.watch(query: TodoListQuery(first: 10)) {
+                        emissions.withLock { $0.append(result) }
+                    }
+                } catch {
+                    failure.withLock { $0 = error }
                 }
             }
-            try await waitUntil { emissions.withLock { $0.count } == 1 }
-            #expect(emissions.withLock { $0[0].source } == .server)
-            let nodes = try #require(emissions.withLock { $0[0].data?.viewer?.todos.edges }).compactMap { $0?.node }
+            try await waitUntil { emissions.withLock { $0.count } == 1 || failure.withLock { $0 } != nil }
+            try #require(failure.withLock { $0 } == nil, "the watch failed: \(String(describing: failure.withLock { $0 }))")
+            let initial = try #require(emissions.withLock { $0.first })
+            #expect(initial.source == .server)
+            let nodes = try #require(initial.data?.viewer?.todos.edges).compactMap { $0?.node }
             let first = try #require(nodes.first { !$0.complete })
 
             // Unrelated: no emission.
@@ -192,13 +199,15 @@ struct CachePolicyTests {
 }
 
 /// Polls `condition` until it holds, failing after `timeout`.
-func waitUntil(timeout: Duration = .seconds(10), _ condition: @Sendable () -> Bool) async throws {
+/// Polls `condition` until it holds; throws after `timeout` (generous: CI machines are loaded).
+func waitUntil(timeout: Duration = .seconds(60), _ condition: @Sendable () -> Bool) async throws {
     let deadline = ContinuousClock.now + timeout
     while !condition() {
-        if ContinuousClock.now > deadline {
-            Issue.record("timed out waiting")
-            return
-        }
+        if ContinuousClock.now > deadline { throw TimedOut() }
         try await Task.sleep(for: .milliseconds(10))
     }
+}
+
+struct TimedOut: Error, CustomStringConvertible {
+    var description: String { "timed out waiting" }
 }
