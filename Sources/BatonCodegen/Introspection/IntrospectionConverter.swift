@@ -101,26 +101,8 @@ enum IntrospectionConverter {
             return " @deprecated(reason: \(quoted(reason)))"
         }
 
-        func quoted(_ text: String) -> String {
-            var result = "\""
-            for scalar in text.unicodeScalars {
-                switch scalar {
-                case "\"": result += "\\\""
-                case "\\": result += "\\\\"
-                case "\n": result += "\\n"
-                case "\r": result += "\\r"
-                case "\t": result += "\\t"
-                default:
-                    if scalar.value < 0x20 {
-                        result += "\\u" + String(repeating: "0", count: 4 - String(scalar.value, radix: 16).count)
-                            + String(scalar.value, radix: 16)
-                    } else {
-                        result.unicodeScalars.append(scalar)
-                    }
-                }
-            }
-            return result + "\""
-        }
+        /// A GraphQL string literal (the document printer's escaping).
+        func quoted(_ text: String) -> String { DocumentPrinter.quoted(text) }
 
         func typeReference(_ value: LocatedJSON, context: String, depth: Int = 0) throws(CodegenError) -> String {
             guard depth < 32 else { throw fail("type reference nested too deeply", value) }
