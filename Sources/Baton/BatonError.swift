@@ -18,6 +18,9 @@ public enum BatonError: Error, Sendable, CustomStringConvertible {
     case dataMismatch(operationName: String, SelectionSetDecodingError)
     /// `.returnCacheDataDontFetch` and the store does not hold all of the data.
     case cacheMiss(operationName: String)
+    /// A fragment cannot be watched, refetched or paginated from the data given: no record ID
+    /// (neither `__id` nor a cache key), no connection at the fragment's connection path, ….
+    case fragmentReference(fragmentName: String, reason: String)
 
     public var description: String {
         switch self {
@@ -42,6 +45,8 @@ public enum BatonError: Error, Sendable, CustomStringConvertible {
             return "\(name): response data does not match the operation: \(error)"
         case .cacheMiss(let name):
             return "\(name): the store does not hold all of its data and the cache policy does not allow fetching"
+        case .fragmentReference(let name, let reason):
+            return "\(name): \(reason)"
         }
     }
 }

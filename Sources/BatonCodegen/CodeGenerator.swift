@@ -43,10 +43,19 @@ public enum CodeGenerator {
 
     /// Generates the files for documents against a schema, without touching the disk.
     public static func generate(schema: LoadedSchema, sources: [DocumentSource], options: GenerationOptions = GenerationOptions()) throws(CodegenErrors) -> GeneratedOutput {
-        let documents = try DocumentValidator.validate(sources, schema: schema)
+        var documents = try DocumentValidator.validate(sources, schema: schema)
         let index = SchemaIndex(schema)
         let names = TypeNames(namespace: options.namespace, customScalars: options.customScalars)
         var errors: [CodegenError] = []
+
+        // Relay's fragment arguments and @refetchable: the refetch queries are documents too.
+        let fragmentArguments = FragmentArgumentTable(fragments: documents.fragments, operations: documents.operations)
+        var refetchQueries = RefetchQuerySynthesizer(
+            index: index, fragments: documents.fragments, arguments: fragmentArguments, sourcePaths: documents.sourcePaths)
+        let refetchSources = refetchQueries.synthesize()
+        errors += fragmentArguments.errors + refetchQueries.errors
+        if !errors.isEmpty { throw CodegenErrors(errors) }
+        if !refetchSources.isEmpty { documents = try DocumentValidator.validate(sources + refetchSources, schema: schema) }
 
         // Top-level names, checked for clashes.
         var topLevel: [String: SourceLocation?] = [:]
@@ -83,7 +92,7 @@ public enum CodeGenerator {
         } else if let namespace = options.namespace {
             reserved.insert(namespace)
         }
-        let builder = ScopeBuilder(index: index, fragments: documents.fragments, reservedNames: reserved)
+        let builder = ScopeBuilder(index: index, fragments: documents.fragments, arguments: fragmentArguments, reservedNames: reserved)
         let fragmentNames = documents.fragments.keys.sorted()
         for name in fragmentNames { _ = builder.fragmentScope(name) }
         var operationScopes: [SelectionScope] = []
@@ -111,7 +120,7 @@ public enum CodeGenerator {
             if let scope = builder.fragmentScope(name) { merger.resolveTree(scope) }
         }
         let selectionSets = SelectionSetRenderer(merger: merger, names: names)
-        let operationRenderer = OperationRenderer(selectionSets: selectionSets, fragments: documents.fragments)
+        let operationRenderer = OperationRenderer(selectionSets: selectionSets, fragments: documents.fragments, arguments: fragmentArguments)
         let schemaTypes = SchemaTypeRenderer(names: names, index: index)
 
         var units: [(path: String, group: String, body: String)] = []
@@ -124,7 +133,8 @@ public enum CodeGenerator {
                 errors.append(error)
                 continue
             }
-            let source = documents.sourcePaths["operation " + (operation.name?.value ?? "")] ?? ""
+            let written = documents.sourcePaths["operation " + (operation.name?.value ?? "")] ?? ""
+            let source = refetchQueries.fragmentPaths[written] ?? written
             units.append(("Operations/\(typeName).swift", source, writer.text))
             let document = operationRenderer.document(operation)
             manifest.append(
@@ -139,6 +149,10 @@ public enum CodeGenerator {
                 w.line("public static let fragmentName = \(SwiftNaming.stringLiteral(name))")
                 w.line("public static let fragmentDefinition = \(SwiftNaming.stringLiteral(DocumentPrinter.fragment(definition)))")
                 w.line()
+            }
+            if let refetchable = refetchQueries.refetchables[name] {
+                writer.line()
+                renderRefetchable(refetchable, into: &writer)
             }
             units.append(("Fragments/\(name).swift", documents.sourcePaths["fragment " + name] ?? "", writer.text))
         }
@@ -214,6 +228,27 @@ public enum CodeGenerator {
             files.append(GeneratedFile(relativePath: "SchemaTypes.swift", contents: prelude + schemaUnits.map(\.body).joined(separator: "\n")))
         }
         return GeneratedOutput(files: files, manifest: OperationManifest(operations: manifest.sorted { $0.name < $1.name }))
+    }
+
+    /// The `RefetchableFragment` (or `PaginatedFragment`) conformance of a `@refetchable` fragment.
+    static func renderRefetchable(_ refetchable: RefetchableFragment, into writer: inout SwiftWriter) {
+        let queryType = refetchable.queryName.hasSuffix("Query") ? refetchable.queryName : refetchable.queryName + "Query"
+        let paginated = refetchable.connectionPath != nil && (refetchable.forward != nil || refetchable.backward != nil)
+        writer.block("extension \(refetchable.fragmentName): \(paginated ? "PaginatedFragment" : "RefetchableFragment")") { w in
+            w.line("public typealias RefetchQuery = \(queryType)")
+            w.line("public static let refetchRoot: RefetchRoot = .\(refetchable.root.rawValue)")
+            let defaults = refetchable.argumentDefaults.map { "\(SwiftNaming.stringLiteral($0.name)): \(ValueRenderer.jsonValue($0.value))" }
+            w.line("public static let argumentDefaults: JSONObject = [\(defaults.isEmpty ? ":" : defaults.joined(separator: ", "))]")
+            if paginated, let path = refetchable.connectionPath {
+                func direction(_ pagination: RefetchableFragment.Pagination?) -> String {
+                    guard let pagination else { return "nil" }
+                    return "PaginationVariables(count: \(SwiftNaming.stringLiteral(pagination.countVariable)), cursor: \(SwiftNaming.stringLiteral(pagination.cursorVariable)))"
+                }
+                w.line(
+                    "public static let connection = ConnectionPagination(path: [\(path.map(SwiftNaming.stringLiteral).joined(separator: ", "))], "
+                        + "forward: \(direction(refetchable.forward)), backward: \(direction(refetchable.backward)))")
+            }
+        }
     }
 
     /// Fragments ordered so that each comes after the fragments it spreads.

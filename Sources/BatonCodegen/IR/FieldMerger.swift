@@ -30,7 +30,7 @@ final class FieldMerger {
                     field.isConditional = field.isConditional || conditional
                     result.append(field)
                 }
-            case .fragmentSpread(let name, let conditions, let isDeferred):
+            case .fragmentSpread(let name, let conditions, let isDeferred, _):
                 guard let fragment = builder.fragmentScope(name), index.condition(fragment.typeName, alwaysMatches: scope.typeName)
                 else { continue }
                 let conditional = !conditions.isEmpty || isDeferred
@@ -59,7 +59,7 @@ final class FieldMerger {
                     field.isConditional = field.isConditional || conditional
                     result.append(field)
                 }
-            case .fragmentSpread(let name, let conditions, let isDeferred):
+            case .fragmentSpread(let name, let conditions, let isDeferred, _):
                 guard let fragment = builder.fragmentScope(name), narrows(fragment.typeName) else { continue }
                 let conditional = !conditions.isEmpty || isDeferred
                 for var field in ownFields(fragment) {
@@ -175,7 +175,7 @@ final class FieldMerger {
         func collect(_ current: SelectionScope, conditional: Bool) {
             for selection in current.selections {
                 switch selection {
-                case .fragmentSpread(let name, let conditions, let isDeferred):
+                case .fragmentSpread(let name, let conditions, let isDeferred, _):
                     guard let fragment = builder.fragmentScope(name) else { continue }
                     let optional = conditional || !conditions.isEmpty || isDeferred || !index.condition(fragment.typeName, alwaysMatches: scope.typeName)
                     add(name, optional)

@@ -5,15 +5,17 @@ import GraphQL
 final class ScopeBuilder {
     let index: SchemaIndex
     let fragmentDefinitions: [String: FragmentDefinition]
+    let fragmentArguments: FragmentArgumentTable
     /// Names nested structs must avoid: top-level generated types and Swift/Baton names.
     let reservedNames: Set<String>
     private(set) var fragmentScopes: [String: SelectionScope] = [:]
     private var building: Set<String> = []
     var errors: [CodegenError] = []
 
-    init(index: SchemaIndex, fragments: [String: FragmentDefinition], reservedNames: Set<String>) {
+    init(index: SchemaIndex, fragments: [String: FragmentDefinition], arguments: FragmentArgumentTable, reservedNames: Set<String>) {
         self.index = index
         self.fragmentDefinitions = fragments
+        self.fragmentArguments = arguments
         self.reservedNames = reservedNames.union(SwiftNaming.reservedTypeNames)
     }
 
@@ -80,7 +82,7 @@ final class ScopeBuilder {
         var entries: [Entry] = []
         var fields: [String: ScopedField] = [:]
         var inlines: [String: InlineGroup] = [:]
-        var spreads: [String: (name: String, conditions: [Condition], isDeferred: Bool)] = [:]
+        var spreads: [String: (name: String, conditions: [Condition], isDeferred: Bool, arguments: [(name: String, value: (any Value)?)])] = [:]
         var typenameSeen = false
 
         func collect(_ selectionSet: GraphQL.SelectionSet) {
@@ -138,9 +140,11 @@ final class ScopeBuilder {
                 case let node as FragmentSpread:
                     guard let conditions = conditions(node.directives) else { continue }
                     let deferred = isDeferred(node.directives)
-                    let key = "\(node.name.value)|\(conditions.map { "\($0.isInverted ? "!" : "")\($0.variable)" })|\(deferred)"
+                    let arguments = fragmentArguments.values(for: node.name.value, at: node)
+                    let printedArguments = arguments.map { "\($0.name):\($0.value.map { DocumentPrinter.value($0) } ?? "null")" }
+                    let key = "\(node.name.value)|\(conditions.map { "\($0.isInverted ? "!" : "")\($0.variable)" })|\(deferred)|\(printedArguments)"
                     if spreads[key] == nil {
-                        spreads[key] = (node.name.value, conditions, deferred)
+                        spreads[key] = (node.name.value, conditions, deferred, arguments)
                         entries.append(.spread(key))
                     }
                 default:
@@ -209,7 +213,9 @@ final class ScopeBuilder {
             case .spread(let key):
                 guard let spread = spreads[key] else { continue }
                 _ = fragmentScope(spread.name)
-                scope.selections.append(.fragmentSpread(name: spread.name, conditions: spread.conditions, isDeferred: spread.isDeferred))
+                scope.selections.append(
+                    .fragmentSpread(
+                        name: spread.name, conditions: spread.conditions, isDeferred: spread.isDeferred, arguments: spread.arguments))
             }
         }
     }

@@ -62,7 +62,8 @@ final class SelectionScope {
 enum ScopedSelection {
     case field(ScopedField)
     case inlineFragment(SelectionScope)
-    case fragmentSpread(name: String, conditions: [Condition], isDeferred: Bool)
+    /// `arguments`: the values the spread gives the fragment's own variables (`nil` is null).
+    case fragmentSpread(name: String, conditions: [Condition], isDeferred: Bool, arguments: [(name: String, value: (any Value)?)])
 }
 
 /// A field selected in a scope: all its occurrences with the same response key merged.

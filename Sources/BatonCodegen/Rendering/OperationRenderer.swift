@@ -6,16 +6,13 @@ import GraphQL
 struct OperationRenderer {
     let selectionSets: SelectionSetRenderer
     let fragments: [String: FragmentDefinition]
+    let arguments: FragmentArgumentTable
     var names: TypeNames { selectionSets.names }
     var index: SchemaIndex { selectionSets.index }
 
     /// The operation's minimal document: the operation, then the fragments it uses.
     func document(_ operation: OperationDefinition) -> String {
-        var lines = [DocumentPrinter.operation(operation, fragments: fragments)]
-        for name in DocumentPrinter.fragmentsUsed(by: operation.selectionSet, fragments: fragments) {
-            if let fragment = fragments[name] { lines.append(DocumentPrinter.fragment(fragment)) }
-        }
-        return lines.joined(separator: "\n")
+        DocumentPrinter.document(operation, fragments: fragments, arguments: arguments)
     }
 
     static func sha256(_ text: String) -> String {

@@ -86,10 +86,15 @@ struct SelectionSetRenderer {
                 if !child.conditions.isEmpty { parts.append("conditions: \(conditions(child.conditions))") }
                 parts.append("selections: \(child.swiftName).__selections")
                 entries.append(".inlineFragment(" + parts.joined(separator: ", ") + ")")
-            case .fragmentSpread(let name, let conditionList, _):
+            case .fragmentSpread(let name, let conditionList, _, let arguments):
                 var parts = [SwiftNaming.stringLiteral(name), "on: \(name).__parentType"]
                 if !conditionList.isEmpty { parts.append("conditions: \(conditions(conditionList))") }
-                parts.append("selections: \(name).__selections")
+                if arguments.isEmpty {
+                    parts.append("selections: \(name).__selections")
+                } else {
+                    let values = arguments.map { "\(SwiftNaming.stringLiteral($0.name)): \($0.value.map(ValueRenderer.inputValue) ?? ".value(.null)")" }
+                    parts.append("selections: \(name).__selections._applyingFragmentArguments([\(values.joined(separator: ", "))])")
+                }
                 entries.append(".fragment(" + parts.joined(separator: ", ") + ")")
             }
         }

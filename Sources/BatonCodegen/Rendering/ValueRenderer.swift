@@ -21,6 +21,23 @@ enum ValueRenderer {
         }
     }
 
+    /// A literal as a `JSONValue` expression: `.int(10)`, `.string("a")`, `.list([…])`.
+    static func jsonValue(_ value: any Value) -> String {
+        switch value {
+        case let int as IntValue: return Int(int.value) != nil ? ".int(\(int.value))" : ".double(\(int.value))"
+        case let float as FloatValue: return ".double(\(float.value))"
+        case let string as StringValue: return ".string(\(SwiftNaming.stringLiteral(string.value)))"
+        case let bool as BooleanValue: return ".bool(\(bool.value))"
+        case let enumValue as EnumValue: return ".string(\(SwiftNaming.stringLiteral(enumValue.value)))"
+        case let list as ListValue: return ".list([" + list.values.map(jsonValue).joined(separator: ", ") + "])"
+        case let object as ObjectValue:
+            if object.fields.isEmpty { return ".object([:])" }
+            return ".object([" + object.fields.map { "\(SwiftNaming.stringLiteral($0.name.value)): \(jsonValue($0.value))" }
+                .joined(separator: ", ") + "])"
+        default: return ".null"
+        }
+    }
+
     /// A default value as a Swift expression of the type `TypeNames.input(type)` spells, or
     /// `nil` when it cannot be written (a custom scalar mapped to a Swift type).
     static func defaultValue(_ value: any Value, type: any GraphQLType, names: TypeNames, index: SchemaIndex) -> String? {

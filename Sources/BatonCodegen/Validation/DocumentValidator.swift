@@ -72,9 +72,16 @@ public enum DocumentValidator {
         let combined = first.set(value: .array(definitions), key: "definitions")
         let validationErrors = GraphQL.validate(schema: schema.schema, ast: combined, rules: specifiedRules)
         let freeForm = freeFormArgumentPlaces(definitions)
+        let locals = fragmentVariablePlaces(definitions)
         for error in validationErrors where !isAllowed(error) {
             let places = error.nodes.compactMap { $0.loc.map { "\($0.source.name):\($0.start)" } }
             if !places.isEmpty, places.allSatisfy(freeForm.contains) { continue }
+            // A fragment's own variable (`@argumentDefinitions`) is not the operation's to define.
+            if error.message.hasPrefix("Variable \"$"), error.message.contains("is not defined"), let first = places.first,
+                locals.contains(first)
+            {
+                continue
+            }
             errors.append(CodegenError(error, defaultPath: sources.first?.path ?? "<documents>"))
         }
         if !errors.isEmpty { throw CodegenErrors(errors.sorted(by: inputOrder)) }
@@ -113,6 +120,46 @@ public enum DocumentValidator {
             } else if let operation = definition as? OperationDefinition {
                 walk(operation.selectionSet)
             }
+        }
+        return places
+    }
+
+    /// Where fragments use their own variables (those their `@argumentDefinitions` declare).
+    static func fragmentVariablePlaces(_ definitions: [any Definition]) -> Set<String> {
+        var places: Set<String> = []
+        for case let fragment as FragmentDefinition in definitions {
+            guard let directive = fragment.directives.first(where: { $0.name.value == "argumentDefinitions" }) else { continue }
+            let locals = Set(directive.arguments.map(\.name.value))
+            func visit(_ value: any Value) {
+                switch value {
+                case let variable as Variable:
+                    if locals.contains(variable.name.value), let loc = variable.loc { places.insert("\(loc.source.name):\(loc.start)") }
+                case let list as ListValue: list.values.forEach(visit)
+                case let object as ObjectValue: object.fields.forEach { visit($0.value) }
+                default: break
+                }
+            }
+            func directives(_ list: [Directive]) {
+                for directive in list { directive.arguments.forEach { visit($0.value) } }
+            }
+            func walk(_ set: GraphQL.SelectionSet) {
+                for selection in set.selections {
+                    switch selection {
+                    case let field as GraphQL.Field:
+                        field.arguments.forEach { visit($0.value) }
+                        directives(field.directives)
+                        if let nested = field.selectionSet { walk(nested) }
+                    case let inline as GraphQL.InlineFragment:
+                        directives(inline.directives)
+                        walk(inline.selectionSet)
+                    case let spread as FragmentSpread:
+                        directives(spread.directives)
+                    default:
+                        break
+                    }
+                }
+            }
+            walk(fragment.selectionSet)
         }
         return places
     }

@@ -1,0 +1,49 @@
+/// How a fragment's refetch query reaches the fragment's object.
+public enum RefetchRoot: String, Sendable, Hashable {
+    /// The fragment is on the query type: the query spreads it at its root.
+    case query
+    /// The fragment is on the type of `Query.viewer`: the query selects `viewer { … }`.
+    case viewer
+    /// The fragment is on a type with an id: the query selects `node(id: $id) { … }`.
+    case node
+}
+
+/// A fragment with Relay's `@refetchable(queryName:)`: codegen wrote a query that fetches the
+/// fragment's object again with new values for the fragment's variables.
+public protocol RefetchableFragment: Fragment {
+    associatedtype RefetchQuery: GraphQLQuery
+    /// Where the refetch query finds the fragment's object.
+    static var refetchRoot: RefetchRoot { get }
+    /// Literal defaults of the fragment's own variables (`@argumentDefinitions`).
+    static var argumentDefaults: JSONObject { get }
+}
+
+/// The variables a connection field pages with: `first`/`after` or `last`/`before`.
+public struct PaginationVariables: Sendable, Hashable {
+    public let count: String
+    public let cursor: String
+
+    public init(count: String, cursor: String) {
+        self.count = count
+        self.cursor = cursor
+    }
+}
+
+/// Where a paginated fragment's `@connection` is and which variables page it.
+public struct ConnectionPagination: Sendable, Hashable {
+    /// Response keys from the fragment's object to the connection field.
+    public let path: [String]
+    public let forward: PaginationVariables?
+    public let backward: PaginationVariables?
+
+    public init(path: [String], forward: PaginationVariables?, backward: PaginationVariables?) {
+        self.path = path
+        self.forward = forward
+        self.backward = backward
+    }
+}
+
+/// A `@refetchable` fragment holding a `@connection`: it can load more pages.
+public protocol PaginatedFragment: RefetchableFragment {
+    static var connection: ConnectionPagination { get }
+}
