@@ -19,6 +19,7 @@ import asyncio
 import contextvars
 import hashlib
 import json
+import logging
 import socket
 import sys
 from collections.abc import AsyncGenerator, Mapping
@@ -74,6 +75,14 @@ class Character:
         await asyncio.sleep(delay_ms / 1000)
         return f"{self.name} is a hero of the Rebellion."
 
+    @strawberry.field(
+        description="Always fails; being non-null, its error nulls the enclosing object or "
+        "fails the deferred fragment that holds it."
+    )
+    async def broken_biography(self, delay_ms: int = 0) -> str:
+        await asyncio.sleep(delay_ms / 1000)
+        raise ValueError(f"no biography for {self.name}")
+
 
 def character(character_id: str) -> Character:
     return Character(id=strawberry.ID(character_id), name=HEROES[character_id]["name"])
@@ -97,13 +106,16 @@ class UploadedFile:
 
 
 async def describe(file: Upload) -> UploadedFile:
-    # strawberry hands over starlette's UploadFile.
-    content = await file.read()  # type: ignore[attr-defined]
+    # strawberry hands over starlette's UploadFile (spooled to disk); hash it a chunk at a time.
+    digest, size = hashlib.sha256(), 0
+    while chunk := await file.read(1 << 20):  # type: ignore[attr-defined]
+        digest.update(chunk)
+        size += len(chunk)
     return UploadedFile(
         filename=file.filename or "",  # type: ignore[attr-defined]
         mimetype=file.content_type or "",  # type: ignore[attr-defined]
-        size=len(content),
-        sha256=hashlib.sha256(content).hexdigest(),
+        size=size,
+        sha256=digest.hexdigest(),
     )
 
 
@@ -306,8 +318,15 @@ class DeferSpec20220824Translator:
         for entry in payload.get("completed") or ():
             pending = self.pending.pop(str(entry["id"]), None)
             if pending is not None and entry.get("errors"):
-                # A fragment or stream that failed as a whole: null data with its errors.
-                failed: dict[str, Any] = {"data": None, "path": list(pending["path"])}
+                # A fragment or stream that failed as a whole: null data, or null items at the
+                # next index, with its errors.
+                path = list(pending["path"])
+                target = self._node(path) if self.result is not None else None
+                failed: dict[str, Any] = (
+                    {"items": None, "path": path + [len(target)]}
+                    if isinstance(target, list)
+                    else {"data": None, "path": path}
+                )
                 if pending.get("label") is not None:
                     failed["label"] = pending["label"]
                 failed["errors"] = entry["errors"]
@@ -466,7 +485,10 @@ def main() -> None:
         help="HTTP status of PersistedQueryNotFound: 200 as Apollo Server, 404 as Apollo Router",
     )
     parser.add_argument("--print-schema", action="store_true", help="print the SDL and exit")
+    parser.add_argument("--verbose", action="store_true", help="log resolver errors to stderr")
     args = parser.parse_args()
+    if not args.verbose:
+        logging.getLogger("strawberry.execution").setLevel(logging.CRITICAL)
     if args.print_schema:
         print(schema.as_str())
         return
