@@ -397,8 +397,12 @@ async def deferred_errors_both_formats(base: str) -> None:
 # ---- WebSockets --------------------------------------------------------------------------------
 
 
-async def receive(ws: Any) -> dict[str, Any]:
-    return json.loads(await asyncio.wait_for(ws.recv(), 5))
+async def receive(ws: Any, skip_ka: bool = True) -> dict[str, Any]:
+    """The next message, past graphql-ws keep-alives (`ka`) unless `skip_ka` is false."""
+    while True:
+        message = json.loads(await asyncio.wait_for(ws.recv(), 5))
+        if not (skip_ka and message == {"type": "ka"}):
+            return message
 
 
 def ws_url(base: str) -> str:
@@ -470,6 +474,7 @@ async def graphql_ws_legacy(base: str) -> None:
         await ws.send(json.dumps({"type": "connection_init", "payload": {"authToken": "legacy"}}))
         ack = await receive(ws)
         expect(ack == {"type": "connection_ack", "payload": {"server": "baton-interop-strawberry"}}, str(ack))
+        expect(await receive(ws, skip_ka=False) == {"type": "ka"}, "keep-alive after the ack")
 
         await ws.send(json.dumps({"id": "1", "type": "start",
                                   "payload": {"query": "subscription { count(to: 3) }"}}))
@@ -483,6 +488,12 @@ async def graphql_ws_legacy(base: str) -> None:
         expect(await receive(ws) == {"id": "2", "type": "data",
                                      "payload": {"data": {"authorization": "legacy"}}}, "auth")
         expect(await receive(ws) == {"id": "2", "type": "complete"}, "complete")
+
+        # Queries and mutations too, as subscriptions-transport-ws servers ran them.
+        await ws.send(json.dumps({"id": "q", "type": "start", "payload": {"query": "{ hello }"}}))
+        expect([await receive(ws) for _ in range(2)] == [
+            {"id": "q", "type": "data", "payload": {"data": {"hello": "Hello, world!"}}},
+            {"id": "q", "type": "complete"}], "query over graphql-ws")
 
         await ws.send(json.dumps({"id": "3", "type": "start",
                                   "payload": {"query": "subscription { count(to: 1000, delayMs: 20) }"}}))

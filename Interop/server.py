@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import contextlib
 import contextvars
 import hashlib
 import json
@@ -41,6 +42,7 @@ from strawberry.subscriptions.protocols.graphql_transport_ws.handlers import (
 )
 from strawberry.subscriptions.protocols.graphql_ws.handlers import BaseGraphQLWSHandler
 from strawberry.types import ExecutionResult, Info
+from strawberry.types.execution import PreExecutionError
 from strawberry.types.unset import UNSET
 
 # ---------------------------------------------------------------------------------------------
@@ -390,7 +392,38 @@ class TransportWSHandler(BaseGraphQLTransportWSHandler):
         await super().handle_subscribe(message)
 
 
+class AnyOperationOverLegacyWS:
+    """The schema as the legacy handler sees it: strawberry's graphql-ws handler runs only
+    subscriptions; subscriptions-transport-ws servers ran queries and mutations too (one `data`,
+    then `complete`), and so does this peer. Incremental delivery is refused there, as strawberry
+    refuses it over graphql-transport-ws."""
+
+    def __init__(self, schema: Any) -> None:
+        self._schema = schema
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self._schema, name)
+
+    async def subscribe(self, **kwargs: Any) -> AsyncGenerator[Any, None]:
+        results = await self._schema.stream(**kwargs)
+
+        async def plain_results() -> AsyncGenerator[Any, None]:
+            async with contextlib.aclosing(results):
+                async for result in results:
+                    if not isinstance(result, ExecutionResult):
+                        yield PreExecutionError(data=None, errors=[GraphQLError(
+                            "Incremental delivery is not supported over graphql-ws")])
+                        return
+                    yield result
+
+        return plain_results()
+
+
 class LegacyWSHandler(BaseGraphQLWSHandler):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.schema = AnyOperationOverLegacyWS(self.schema)  # type: ignore[assignment]
+
     async def handle_start(self, message: Any) -> None:
         payload = message.get("payload") or {}
         try:
@@ -462,8 +495,14 @@ class InteropGraphQL(GraphQL):
         return response
 
 
-def make_app() -> Starlette:
-    view = InteropGraphQL(schema, graphql_ide=None, multipart_uploads_enabled=True)
+def make_app(keep_alive_interval: float = 1.0) -> Starlette:
+    view = InteropGraphQL(
+        schema,
+        graphql_ide=None,
+        multipart_uploads_enabled=True,
+        keep_alive=keep_alive_interval > 0,  # legacy graphql-ws `ka` messages
+        keep_alive_interval=keep_alive_interval,
+    )
     return Starlette(
         routes=[
             Route("/graphql", view, methods=["GET", "POST"]),
@@ -484,6 +523,12 @@ def main() -> None:
         default=200,
         help="HTTP status of PersistedQueryNotFound: 200 as Apollo Server, 404 as Apollo Router",
     )
+    parser.add_argument(
+        "--keep-alive-interval",
+        type=float,
+        default=1.0,
+        help="seconds between graphql-ws `ka` messages (the first follows connection_ack); 0: none",
+    )
     parser.add_argument("--print-schema", action="store_true", help="print the SDL and exit")
     parser.add_argument("--verbose", action="store_true", help="log resolver errors to stderr")
     args = parser.parse_args()
@@ -500,7 +545,7 @@ def main() -> None:
     port = sock.getsockname()[1]
 
     config = uvicorn.Config(
-        make_app(), log_level="warning", ws="websockets-sansio", lifespan="off", access_log=False
+        make_app(args.keep_alive_interval), log_level="warning", ws="websockets-sansio", lifespan="off", access_log=False
     )
     server = uvicorn.Server(config)
 
