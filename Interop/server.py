@@ -21,8 +21,10 @@ import contextvars
 import hashlib
 import json
 import logging
+import os
 import socket
 import sys
+import threading
 from collections.abc import AsyncGenerator, Mapping
 from typing import Any
 
@@ -529,6 +531,12 @@ def main() -> None:
         default=1.0,
         help="seconds between graphql-ws `ka` messages (the first follows connection_ack); 0: none",
     )
+    parser.add_argument(
+        "--exit-with-stdin",
+        action="store_true",
+        help="exit when stdin reaches end of file (give it a pipe: the server then dies with the "
+        "process that started it)",
+    )
     parser.add_argument("--print-schema", action="store_true", help="print the SDL and exit")
     parser.add_argument("--verbose", action="store_true", help="log resolver errors to stderr")
     args = parser.parse_args()
@@ -538,6 +546,14 @@ def main() -> None:
         print(schema.as_str())
         return
     PERSISTED_QUERIES.not_found_status = args.apq_not_found_status
+    if args.exit_with_stdin:
+
+        def exit_at_end_of_stdin() -> None:
+            while sys.stdin.buffer.read(4096):
+                pass
+            os._exit(0)
+
+        threading.Thread(target=exit_at_end_of_stdin, daemon=True).start()
 
     sock = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
     sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
