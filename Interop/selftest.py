@@ -312,10 +312,10 @@ query Hero {
     friends(delayMs: 50) @stream(initialCount: 1) { id name }
   }
 }
-fragment Bio on Character { biography(delayMs: 600) }
+fragment Bio on Character { biography(delayMs: 1500) }
 """
 PLAIN_QUERY = (INCREMENTAL_QUERY.replace(' @defer(label: "bio")', "")
-               .replace(" @stream(initialCount: 1)", "").replace("600", "0").replace("50", "0"))
+               .replace(" @stream(initialCount: 1)", "").replace("1500", "0").replace("50", "0"))
 
 
 async def incremental(base: str, accept: str) -> tuple[str, list[dict[str, Any]], float]:
@@ -341,7 +341,7 @@ async def defer_and_stream_draft_format(base: str) -> None:
         base, "multipart/mixed;incrementalSpec=v0.2, application/json"
     )
     expect(content_type == 'multipart/mixed; boundary="-"', content_type)
-    expect(first < 0.5, f"the initial part is streamed before the deferred one ({first:.2f}s)")
+    expect(first < 1.0, f"the initial part is streamed before the deferred one ({first:.2f}s)")
     expect(parts[0]["pending"] == [
         {"id": "0", "path": ["hero"], "label": "bio"}, {"id": "1", "path": ["hero", "friends"]}
     ], json.dumps(parts[0]))
@@ -357,7 +357,7 @@ async def defer_and_stream_apollo_2022_format(base: str) -> None:
         base, "multipart/mixed;deferSpec=20220824, application/json"
     )
     expect(content_type == 'multipart/mixed; boundary="-"; deferSpec=20220824', content_type)
-    expect(first < 0.5, f"the initial part is streamed before the deferred one ({first:.2f}s)")
+    expect(first < 1.0, f"the initial part is streamed before the deferred one ({first:.2f}s)")
     expect(parts[-1]["incremental"] == [{
         "data": {"biography": "Luke Skywalker is a hero of the Rebellion."},
         "path": ["hero"], "label": "bio"}], json.dumps(parts[-1]))

@@ -19,7 +19,6 @@ import asyncio
 import contextlib
 import contextvars
 import hashlib
-import json
 import logging
 import os
 import socket
