@@ -44,24 +44,16 @@ struct FragmentArgumentTable {
         }
         // Spreads must pass only arguments the fragment defines.
         func check(_ set: GraphQL.SelectionSet) {
-            for selection in set.selections {
-                switch selection {
-                case let field as GraphQL.Field:
-                    if let nested = field.selectionSet { check(nested) }
-                case let inline as GraphQL.InlineFragment:
-                    check(inline.selectionSet)
-                case let spread as FragmentSpread:
-                    let defined = Set((definitions[spread.name.value] ?? []).map(\.name))
-                    for directive in spread.directives where directive.name.value == "arguments" {
-                        for argument in directive.arguments where !defined.contains(argument.name.value) {
-                            errors.append(
-                                CodegenError(
-                                    "fragment \"\(spread.name.value)\" has no argument \"\(argument.name.value)\" in its @argumentDefinitions",
-                                    at: .of(argument)))
-                        }
+            set.forEachSelection { selection in
+                guard let spread = selection as? FragmentSpread else { return }
+                let defined = Set((definitions[spread.name.value] ?? []).map(\.name))
+                for directive in spread.directives where directive.name.value == "arguments" {
+                    for argument in directive.arguments where !defined.contains(argument.name.value) {
+                        errors.append(
+                            CodegenError(
+                                "fragment \"\(spread.name.value)\" has no argument \"\(argument.name.value)\" in its @argumentDefinitions",
+                                at: .of(argument)))
                     }
-                default:
-                    break
                 }
             }
         }

@@ -100,17 +100,8 @@ public enum DocumentValidator {
             }
         }
         func walk(_ set: GraphQL.SelectionSet) {
-            for selection in set.selections {
-                switch selection {
-                case let field as GraphQL.Field:
-                    if let nested = field.selectionSet { walk(nested) }
-                case let inline as GraphQL.InlineFragment:
-                    walk(inline.selectionSet)
-                case let spread as FragmentSpread:
-                    directives(spread.directives)
-                default:
-                    break
-                }
+            set.forEachSelection { selection in
+                if let spread = selection as? FragmentSpread { directives(spread.directives) }
             }
         }
         for definition in definitions {
@@ -142,24 +133,19 @@ public enum DocumentValidator {
             func directives(_ list: [Directive]) {
                 for directive in list { directive.arguments.forEach { visit($0.value) } }
             }
-            func walk(_ set: GraphQL.SelectionSet) {
-                for selection in set.selections {
-                    switch selection {
-                    case let field as GraphQL.Field:
-                        field.arguments.forEach { visit($0.value) }
-                        directives(field.directives)
-                        if let nested = field.selectionSet { walk(nested) }
-                    case let inline as GraphQL.InlineFragment:
-                        directives(inline.directives)
-                        walk(inline.selectionSet)
-                    case let spread as FragmentSpread:
-                        directives(spread.directives)
-                    default:
-                        break
-                    }
+            fragment.selectionSet.forEachSelection { selection in
+                switch selection {
+                case let field as GraphQL.Field:
+                    field.arguments.forEach { visit($0.value) }
+                    directives(field.directives)
+                case let inline as GraphQL.InlineFragment:
+                    directives(inline.directives)
+                case let spread as FragmentSpread:
+                    directives(spread.directives)
+                default:
+                    break
                 }
             }
-            walk(fragment.selectionSet)
         }
         return places
     }
