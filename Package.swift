@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "BatonStore", targets: ["BatonStore"]),
         .library(name: "BatonSQLite", targets: ["BatonSQLite"]),
         .library(name: "Baton", targets: ["Baton"]),
+        .library(name: "BatonAsyncHTTPClient", targets: ["BatonAsyncHTTPClient"]),
         .library(name: "BatonExampleServer", targets: ["BatonExampleServer"]),
         .executable(name: "baton-example-server", targets: ["baton-example-server"]),
         .executable(name: "baton-demo", targets: ["baton-demo"]),
@@ -23,6 +24,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
+        .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
     ],
     targets: [
         // What generated code and users touch: JSON, operations, selection sets, results.
@@ -42,12 +46,26 @@ let package = Package(
                 .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
             ]
         ),
+        // Baton's HTTPClient over AsyncHTTPClient, for server-side users.
+        .target(
+            name: "BatonAsyncHTTPClient",
+            dependencies: [
+                "Baton",
+                .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
+                .product(name: "NIOFoundationCompat", package: "swift-nio"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
         // A real GraphQL server on loopback for the demo and the tests.
         .target(
             name: "BatonExampleServer",
             dependencies: [
                 .product(name: "GraphQL", package: "GraphQL"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "OrderedCollections", package: "swift-collections"),
             ],
             resources: [.copy("Resources/schema.graphqls")]
         ),
@@ -112,7 +130,7 @@ let package = Package(
         .testTarget(
             name: "BatonTests",
             dependencies: [
-                "Baton", "BatonAPI", "BatonSQLite", "BatonExampleAPI", "BatonExampleServer",
+                "Baton", "BatonAPI", "BatonSQLite", "BatonExampleAPI", "BatonExampleServer", "BatonAsyncHTTPClient",
                 .product(name: "Crypto", package: "swift-crypto"),
             ],
             exclude: ["graphql"],

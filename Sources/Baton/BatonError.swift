@@ -1,4 +1,5 @@
 import BatonAPI
+import Foundation
 
 /// Why an operation produced no result. A response that carries GraphQL `errors` is not one of
 /// these: it is a ``GraphQLResult`` whose `errors` are set.
@@ -21,6 +22,17 @@ public enum BatonError: Error, Sendable, CustomStringConvertible {
     /// A fragment cannot be watched, refetched or paginated from the data given: no record ID
     /// (neither `__id` nor a cache key), no connection at the fragment's connection path, ….
     case fragmentReference(fragmentName: String, reason: String)
+    /// A file to upload could not be read.
+    case unreadableFile(operationName: String, fileURL: URL, underlying: any Error)
+    /// An incremental (`multipart/mixed`) response ended before its last part: cut off in the
+    /// middle of a part, or without the part that says nothing follows.
+    case incompleteResponse(operationName: String, reason: String)
+    /// The transport cannot send files (``BatonClient/upload(operation:files:)`` needs an
+    /// ``UploadingNetworkTransport``).
+    case uploadsNotSupported(operationName: String)
+    /// In persisted-only mode the server does not know the operation's id (it is missing from
+    /// the server's operation manifest).
+    case persistedQueryNotFound(operationName: String, operationIdentifier: String)
 
     public var description: String {
         switch self {
@@ -47,6 +59,14 @@ public enum BatonError: Error, Sendable, CustomStringConvertible {
             return "\(name): the store does not hold all of its data and the cache policy does not allow fetching"
         case .fragmentReference(let name, let reason):
             return "\(name): \(reason)"
+        case .unreadableFile(let name, let url, let underlying):
+            return "\(name): cannot read the file to upload \(url.path): \(underlying)"
+        case .incompleteResponse(let name, let reason):
+            return "\(name): the incremental response is incomplete: \(reason)"
+        case .uploadsNotSupported(let name):
+            return "\(name): the network transport cannot upload files"
+        case .persistedQueryNotFound(let name, let id):
+            return "\(name): the server does not know the persisted operation \(id) (send only persisted operations, or add it to the server's manifest)"
         }
     }
 }

@@ -153,6 +153,21 @@ await tour.step("9. An optimistic update: the UI changes at once, the server's a
     return lines
 }
 
+await tour.step("10. An upload: a file streamed from disk, and the SHA-256 the server computed") {
+    let content = "Hello from the Baton demo.\n"
+    let fileURL = FileManager.default.temporaryDirectory.appendingPathComponent("baton-demo-\(UUID().uuidString).txt")
+    try Data(content.utf8).write(to: fileURL)
+    defer { try? FileManager.default.removeItem(at: fileURL) }
+    let file = GraphQLFile(fieldName: "file", originalName: "hello.txt", mimeType: "text/plain", fileURL: fileURL)
+    let result = try await client.upload(operation: SingleUploadMutation(file: "hello.txt"), files: [file])
+    let uploaded = try tour.require(result.data?.singleUpload, "the uploaded file")
+    // sha256sum of the same bytes:
+    let expected = "a77ecfd767e69ec41ec93e3953a508247eabe08d4cc1defa5dd99b91dc067fa1"
+    try tour.check(uploaded.size == content.utf8.count, "\(content.utf8.count) bytes, got \(uploaded.size)")
+    try tour.check(uploaded.sha256 == expected, "sha256 \(expected), got \(uploaded.sha256)")
+    return ["uploaded \(uploaded.filename) (\(uploaded.mimetype), \(uploaded.size) bytes)", "sha256: \(uploaded.sha256)"]
+}
+
 await server.stop()
 print(tour.summary)
 exit(tour.failures == 0 ? 0 : 1)

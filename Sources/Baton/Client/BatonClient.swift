@@ -23,6 +23,8 @@ public final class BatonClient: Sendable {
 
     /// A client over HTTP to `url`, with optional fixed headers, interceptors and a preflight
     /// step that runs last before each request leaves, and a store (in memory by default).
+    /// `useGETForQueries`, `autoPersistQueries`, `useGETForPersistedQueryRetry` and
+    /// `persistedQueriesOnly` are those of ``RequestChainNetworkTransport``.
     public convenience init(
         url: URL,
         store: Store = Store(),
@@ -30,13 +32,19 @@ public final class BatonClient: Sendable {
         interceptors: [any GraphQLInterceptor] = [],
         httpClient: any HTTPClient = URLSessionHTTPClient(),
         timeout: Duration? = nil,
+        useGETForQueries: Bool = false,
+        autoPersistQueries: Bool = false,
+        useGETForPersistedQueryRetry: Bool = false,
+        persistedQueriesOnly: Bool = false,
         preflight: PreflightInterceptor.Decide? = nil
     ) {
         var chain = interceptors
         if let preflight { chain.append(PreflightInterceptor(preflight)) }
         self.init(
             networkTransport: RequestChainNetworkTransport(
-                url: url, headerFields: headerFields, interceptors: chain, httpClient: httpClient, timeout: timeout),
+                url: url, headerFields: headerFields, interceptors: chain, httpClient: httpClient, timeout: timeout,
+                useGETForQueries: useGETForQueries, autoPersistQueries: autoPersistQueries,
+                useGETForPersistedQueryRetry: useGETForPersistedQueryRetry, persistedQueriesOnly: persistedQueriesOnly),
             store: store)
     }
 
@@ -74,17 +82,30 @@ public final class BatonClient: Sendable {
     }
 
     /// Every result `cachePolicy` gives, in order: with `.returnCacheDataAndFetch`, the cached
-    /// result (when there is one) and then the server's.
+    /// result (when there is one) and then the server's. An incremental response (`@defer`,
+    /// `@stream`) gives one result per part, each normalized into the store; deferred fragments
+    /// that have not arrived read as `nil`.
     public func fetchResults<Query: GraphQLQuery>(
         query: Query, cachePolicy: CachePolicy = .default
     ) -> AsyncThrowingStream<GraphQLResult<Query.Data>, any Error> {
         AsyncThrowingStream { continuation in
             let task = Task {
                 do {
-                    if cachePolicy == .returnCacheDataAndFetch {
+                    switch cachePolicy {
+                    case .returnCacheDataAndFetch:
                         if let cached = self.cachedResult(for: query, requireFresh: false) { continuation.yield(cached) }
-                        continuation.yield(try await self.fetchFromServer(query, writeToStore: true))
-                    } else {
+                        try await self.fetchIncrementally(query, writeToStore: true) { continuation.yield($0) }
+                    case .returnCacheDataElseFetch:
+                        if let cached = self.cachedResult(for: query, requireFresh: true) {
+                            continuation.yield(cached)
+                        } else {
+                            try await self.fetchIncrementally(query, writeToStore: true) { continuation.yield($0) }
+                        }
+                    case .fetchIgnoringCacheData, .fetchIgnoringCacheCompletely:
+                        try await self.fetchIncrementally(query, writeToStore: cachePolicy == .fetchIgnoringCacheData) {
+                            continuation.yield($0)
+                        }
+                    case .returnCacheDataDontFetch:
                         continuation.yield(try await self.fetch(query: query, cachePolicy: cachePolicy))
                     }
                     continuation.finish()
@@ -237,7 +258,7 @@ public final class BatonClient: Sendable {
     }
 
     /// Normalizes a server response into the store; fields reported in `errors` are not written.
-    private func publish<Operation: GraphQLOperation>(_ response: GraphQLResponse, for operation: Operation, fetched: Bool) {
+    func publish<Operation: GraphQLOperation>(_ response: GraphQLResponse, for operation: Operation, fetched: Bool) {
         guard let data = response.body["data"]?.objectValue else { return }
         let errorPaths = response.body["errors"]?.listValue?.compactMap { GraphQLError(json: $0).path } ?? []
         store.publish(data: data, for: OperationDescriptor(operation: operation), errorPaths: errorPaths, fetched: fetched)

@@ -1,8 +1,23 @@
 import Foundation
 import HTTPTypes
 
-/// The smallest HTTP client the transport needs: send a request with an optional body, get the
-/// response head and the whole body. Implementations: ``URLSessionHTTPClient``.
+/// The smallest HTTP client the transport needs. Implementations: ``URLSessionHTTPClient`` and
+/// `AsyncHTTPClientAdapter` (module `BatonAsyncHTTPClient`).
 public protocol HTTPClient: Sendable {
-    func send(_ request: HTTPRequest, body: Data?, timeout: Duration?) async throws -> (HTTPResponse, Data)
+    /// Sends a request and returns the response head and its whole body.
+    func send(_ request: HTTPRequest, body: HTTPRequestBody?, timeout: Duration?) async throws -> (HTTPResponse, Data)
+
+    /// Sends a request and returns the response head as soon as it arrives, and the body as a
+    /// stream of chunks as they arrive (for `multipart/mixed` incremental delivery). The stream
+    /// ends with an error when the connection fails before the body is complete.
+    func stream(
+        _ request: HTTPRequest, body: HTTPRequestBody?, timeout: Duration?
+    ) async throws -> (HTTPResponse, AsyncThrowingStream<Data, any Error>)
+}
+
+extension HTTPClient {
+    /// Sends a request with an in-memory body (or none).
+    public func send(_ request: HTTPRequest, body: Data?, timeout: Duration?) async throws -> (HTTPResponse, Data) {
+        try await send(request, body: body.map(HTTPRequestBody.data), timeout: timeout)
+    }
 }

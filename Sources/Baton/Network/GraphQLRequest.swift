@@ -22,6 +22,15 @@ public struct GraphQLRequest: Sendable {
     public var extensions: JSONObject
     /// How long to wait for the whole response; `nil` for the HTTP client's default.
     public var timeout: Duration?
+    /// Whether the chain's last step sends the request as `GET` (a query only; a request with
+    /// files is always a multipart `POST`).
+    public var usesGET: Bool = false
+    /// Files to upload: when there are some, the request is sent by the GraphQL multipart
+    /// request spec instead of as JSON.
+    public var files: [GraphQLFile] = []
+    /// Whether the response may come in parts (`multipart/mixed`): the document uses `@defer`
+    /// or `@stream`.
+    public var acceptsIncrementalDelivery: Bool
 
     public init(
         url: URL, headerFields: HTTPFields = [:], operationName: String, operationType: GraphQLOperationType,
@@ -37,6 +46,12 @@ public struct GraphQLRequest: Sendable {
         self.variables = variables
         self.extensions = extensions
         self.timeout = timeout
+        acceptsIncrementalDelivery = Self.usesIncrementalDelivery(document)
+    }
+
+    /// Whether a document asks for incremental delivery (`@defer` or `@stream`).
+    static func usesIncrementalDelivery(_ document: String) -> Bool {
+        document.contains("@defer") || document.contains("@stream")
     }
 
     /// A request for an operation.
@@ -58,13 +73,18 @@ public struct GraphQLRequest: Sendable {
     }
 }
 
-/// What came back for a request: the HTTP response head and its whole body.
+/// What came back for a request: the HTTP response head and its whole body, or, for an
+/// incremental (`multipart/mixed`) response, its body's chunks as they arrive.
 public struct HTTPResult: Sendable {
     public var response: HTTPResponse
+    /// The whole body; empty when the body is streamed.
     public var body: Data
+    /// The body's chunks as they arrive, for a `multipart/mixed` response; `nil` otherwise.
+    public var streamedBody: AsyncThrowingStream<Data, any Error>?
 
-    public init(response: HTTPResponse, body: Data) {
+    public init(response: HTTPResponse, body: Data, streamedBody: AsyncThrowingStream<Data, any Error>? = nil) {
         self.response = response
         self.body = body
+        self.streamedBody = streamedBody
     }
 }

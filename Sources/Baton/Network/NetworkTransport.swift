@@ -6,15 +6,47 @@ import HTTPTypes
 public struct GraphQLResponse: Sendable {
     public let body: JSONObject
     public let httpResponse: HTTPResponse?
+    /// For an incremental (`@defer`/`@stream`) response: whether more parts follow this one.
+    /// The body is then the data merged so far.
+    public let hasNext: Bool
 
-    public init(body: JSONObject, httpResponse: HTTPResponse? = nil) {
+    public init(body: JSONObject, httpResponse: HTTPResponse? = nil, hasNext: Bool = false) {
         self.body = body
         self.httpResponse = httpResponse
+        self.hasNext = hasNext
     }
 }
 
 /// Sends operations to a server and returns the raw response. ``BatonClient`` reads it into
 /// typed results (and, with a store, normalizes it).
 public protocol NetworkTransport: Sendable {
+    /// Sends an operation and returns its response; for an incremental response, the final one
+    /// with every part merged.
     func send<Operation: GraphQLOperation>(operation: Operation) async throws -> GraphQLResponse
+
+    /// Sends an operation and yields each response as it arrives: one for a plain response;
+    /// for an incremental one (`@defer`/`@stream`), the data merged so far after each part, the
+    /// last one with `hasNext == false`. The default yields the one response of ``send(operation:)``.
+    func responses<Operation: GraphQLOperation>(for operation: Operation) -> AsyncThrowingStream<GraphQLResponse, any Error>
+}
+
+extension NetworkTransport {
+    public func responses<Operation: GraphQLOperation>(for operation: Operation) -> AsyncThrowingStream<GraphQLResponse, any Error> {
+        AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    continuation.yield(try await send(operation: operation))
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+}
+
+/// A transport that can also send files with an operation (the GraphQL multipart request spec).
+public protocol UploadingNetworkTransport: NetworkTransport {
+    func upload<Operation: GraphQLOperation>(operation: Operation, files: [GraphQLFile]) async throws -> GraphQLResponse
 }

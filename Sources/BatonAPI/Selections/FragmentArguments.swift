@@ -27,13 +27,13 @@ extension Selection {
             guard let conditions = Self.apply(arguments, to: fragment.conditions) else { return nil }
             return .inlineFragment(
                 InlineFragmentSelection(
-                    typeCondition: fragment.typeCondition, conditions: conditions,
+                    typeCondition: fragment.typeCondition, conditions: conditions, isDeferred: fragment.isDeferred,
                     selections: fragment.selections._applyingFragmentArguments(arguments)))
         case .fragmentSpread(let spread):
             guard let conditions = Self.apply(arguments, to: spread.conditions) else { return nil }
             return .fragmentSpread(
                 FragmentSpreadSelection(
-                    name: spread.name, typeCondition: spread.typeCondition, conditions: conditions,
+                    name: spread.name, typeCondition: spread.typeCondition, conditions: conditions, isDeferred: spread.isDeferred,
                     selections: spread.selections._applyingFragmentArguments(arguments)))
         }
     }

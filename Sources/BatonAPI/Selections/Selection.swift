@@ -27,24 +27,28 @@ extension Selection {
                 directives: directives, scalar: scalar, selections: selections))
     }
 
-    /// An inline fragment selection.
+    /// An inline fragment selection; `isDeferred` for `... @defer { … }`.
     public static func inlineFragment(
         on typeCondition: TypeCondition?,
         conditions: [InclusionCondition] = [],
+        isDeferred: Bool = false,
         selections: [Selection]
     ) -> Selection {
-        .inlineFragment(InlineFragmentSelection(typeCondition: typeCondition, conditions: conditions, selections: selections))
+        .inlineFragment(
+            InlineFragmentSelection(typeCondition: typeCondition, conditions: conditions, isDeferred: isDeferred, selections: selections))
     }
 
-    /// A fragment spread selection.
+    /// A fragment spread selection; `isDeferred` for `...Name @defer`.
     public static func fragment(
         _ name: String,
         on typeCondition: TypeCondition,
         conditions: [InclusionCondition] = [],
+        isDeferred: Bool = false,
         selections: [Selection]
     ) -> Selection {
         .fragmentSpread(
-            FragmentSpreadSelection(name: name, typeCondition: typeCondition, conditions: conditions, selections: selections))
+            FragmentSpreadSelection(
+                name: name, typeCondition: typeCondition, conditions: conditions, isDeferred: isDeferred, selections: selections))
     }
 }
 
@@ -241,11 +245,17 @@ extension InputValue: ExpressibleByBooleanLiteral {
 public struct InlineFragmentSelection: Sendable, Hashable {
     public let typeCondition: TypeCondition?
     public let conditions: [InclusionCondition]
+    /// `@defer`: the server may send the fragment's fields in a later part of the response, so
+    /// until then they are "not yet arrived", not missing.
+    public let isDeferred: Bool
     public let selections: [Selection]
 
-    public init(typeCondition: TypeCondition?, conditions: [InclusionCondition] = [], selections: [Selection]) {
+    public init(
+        typeCondition: TypeCondition?, conditions: [InclusionCondition] = [], isDeferred: Bool = false, selections: [Selection]
+    ) {
         self.typeCondition = typeCondition
         self.conditions = conditions
+        self.isDeferred = isDeferred
         self.selections = selections
     }
 }
@@ -255,12 +265,18 @@ public struct FragmentSpreadSelection: Sendable, Hashable {
     public let name: String
     public let typeCondition: TypeCondition
     public let conditions: [InclusionCondition]
+    /// `@defer`: the fragment's fields may arrive in a later part of the response.
+    public let isDeferred: Bool
     public let selections: [Selection]
 
-    public init(name: String, typeCondition: TypeCondition, conditions: [InclusionCondition] = [], selections: [Selection]) {
+    public init(
+        name: String, typeCondition: TypeCondition, conditions: [InclusionCondition] = [], isDeferred: Bool = false,
+        selections: [Selection]
+    ) {
         self.name = name
         self.typeCondition = typeCondition
         self.conditions = conditions
+        self.isDeferred = isDeferred
         self.selections = selections
     }
 }

@@ -54,7 +54,8 @@ struct SelectionSetValidator {
                 try validateValue(
                     value, type: field.type, selections: field.selections, scalar: field.scalar, path: path.appending(key))
             case .inlineFragment(let fragment):
-                guard let applies = applies(fragment.conditions) else {
+                // A deferred fragment that has not arrived yet is not an error.
+                guard let applies = applies(fragment.conditions), !fragment.isDeferred || applies == false else {
                     try validateConditional(object, fragment.typeCondition, fragment.selections, parentType, typename, path)
                     continue
                 }
@@ -66,7 +67,7 @@ struct SelectionSetValidator {
                 }
                 try validateObject(object, selections: fragment.selections, parentType: parentType, path: path, optional: optional)
             case .fragmentSpread(let spread):
-                guard let applies = applies(spread.conditions) else {
+                guard let applies = applies(spread.conditions), !spread.isDeferred || applies == false else {
                     try validateConditional(object, spread.typeCondition, spread.selections, parentType, typename, path)
                     continue
                 }

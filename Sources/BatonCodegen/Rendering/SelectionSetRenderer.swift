@@ -84,11 +84,13 @@ struct SelectionSetRenderer {
             case .inlineFragment(let child):
                 var parts = ["on: " + (child.typeConditionWritten ? "\(child.swiftName).__parentType" : "nil")]
                 if !child.conditions.isEmpty { parts.append("conditions: \(conditions(child.conditions))") }
+                if child.isDeferred { parts.append("isDeferred: true") }
                 parts.append("selections: \(child.swiftName).__selections")
                 entries.append(".inlineFragment(" + parts.joined(separator: ", ") + ")")
-            case .fragmentSpread(let name, let conditionList, _, let arguments):
+            case .fragmentSpread(let name, let conditionList, let isDeferred, let arguments):
                 var parts = [SwiftNaming.stringLiteral(name), "on: \(name).__parentType"]
                 if !conditionList.isEmpty { parts.append("conditions: \(conditions(conditionList))") }
+                if isDeferred { parts.append("isDeferred: true") }
                 if arguments.isEmpty {
                     parts.append("selections: \(name).__selections")
                 } else {

@@ -20,6 +20,14 @@ import Hummingbird
 ///   requests (they need a WebSocket).
 /// - An executed request gets 200 with `{"data": …, "errors": […]}`, even when field errors made
 ///   `data` null.
+/// - Automatic persisted queries: `extensions.persistedQuery.sha256Hash` without `query` runs the
+///   persisted document, or gets the error `PersistedQueryNotFound` (code
+///   `PERSISTED_QUERY_NOT_FOUND`); with `query`, the hash is checked and the document registered.
+///   A persisted-only server (started with a manifest) refuses documents it does not hold.
+/// - `POST` with `multipart/form-data` is an upload by the GraphQL multipart request spec (see
+///   `MultipartUploadReader`).
+/// - A document with `@defer` or `@stream`, from a client that accepts `multipart/mixed`, gets an
+///   incremental response (see `IncrementalDelivery`).
 struct GraphQLHTTPHandler: Sendable {
     let schema: GraphQLSchema
     let state: ServerState
@@ -39,9 +47,19 @@ struct GraphQLHTTPHandler: Sendable {
             )
         }
 
-        let graphQLRequest: GraphQLHTTPRequest
+        var graphQLRequest: GraphQLHTTPRequest
+        var uploads: [String: UploadedFile] = [:]
         do throws(GraphQLHTTPRequest.Malformed) {
-            if request.method == .post {
+            if request.method == .post, let boundary = MultipartUploadReader.boundary(ofContentType: request.headers[.contentType]) {
+                let upload: MultipartUploadReader.Upload
+                do {
+                    upload = try await MultipartUploadReader.read(request.body, boundary: boundary)
+                } catch {
+                    return Self.response(.badRequest, mediaType, Self.message(error.message))
+                }
+                uploads = upload.files
+                graphQLRequest = try GraphQLHTTPRequest.decode(json: upload.operations)
+            } else if request.method == .post {
                 guard GraphQLMediaType.isJSON(contentType: request.headers[.contentType]) else {
                     return Self.response(
                         .unsupportedMediaType, mediaType,
@@ -63,19 +81,60 @@ struct GraphQLHTTPHandler: Sendable {
             return Self.response(.badRequest, mediaType, Self.message(error.message))
         }
 
+        if let problem = resolvePersistedQuery(&graphQLRequest) {
+            return Self.response(
+                mediaType == .graphQLResponse ? .badRequest : .ok, mediaType,
+                GraphQLResponseBody.encode(data: nil, includesData: false, errors: [problem]))
+        }
+
         return await execute(
             graphQLRequest,
             isGET: request.method == .get,
             authorization: request.headers[.authorization],
-            mediaType: mediaType
+            mediaType: mediaType,
+            incrementalFormat: IncrementalFormat.negotiate(accept: accept.isEmpty ? nil : accept.joined(separator: ",")),
+            uploads: uploads
         )
+    }
+
+    /// Fills in the document of a persisted query, or registers it; the error to answer with
+    /// when neither works.
+    private func resolvePersistedQuery(_ request: inout GraphQLHTTPRequest) -> GraphQLError? {
+        let store = state.persistedQueries
+        guard let hash = request.persistedQueryHash else {
+            if !store.acceptsDocuments, let query = request.query,
+                store.document(forHash: PersistedQueryStore.sha256(query)) == nil
+            {
+                return GraphQLError(
+                    message: "PersistedQueryNotAllowed: only persisted operations are accepted.",
+                    extensions: ["code": "PERSISTED_QUERY_NOT_ALLOWED"])
+            }
+            return nil
+        }
+        if let query = request.query {
+            if store.document(forHash: hash) == query { return nil }
+            do {
+                try store.register(hash: hash, document: query)
+            } catch {
+                let code = store.acceptsDocuments ? "PERSISTED_QUERY_HASH_MISMATCH" : "PERSISTED_QUERY_NOT_ALLOWED"
+                return GraphQLError(message: error.description, extensions: ["code": .string(code)])
+            }
+            return nil
+        }
+        guard let document = store.document(forHash: hash) else {
+            return GraphQLError(message: "PersistedQueryNotFound", extensions: ["code": "PERSISTED_QUERY_NOT_FOUND"])
+        }
+        request.query = document
+        return nil
     }
 
     private func execute(
         _ request: GraphQLHTTPRequest,
         isGET: Bool,
         authorization: String?,
-        mediaType: GraphQLMediaType
+        mediaType: GraphQLMediaType,
+        incrementalFormat: IncrementalFormat?,
+        uploads: [String: UploadedFile]
     ) async -> Response {
         func requestError(_ errors: [GraphQLError]) -> Response {
             Self.response(
@@ -84,9 +143,10 @@ struct GraphQLHTTPHandler: Sendable {
             )
         }
 
-        let document: Document
+        let source = request.query ?? ""
+        var document: Document
         do {
-            document = try parse(source: Source(body: request.query, name: "GraphQL request"))
+            document = try parse(source: Source(body: source, name: "GraphQL request"))
         } catch let error as GraphQLError {
             return requestError([error])
         } catch {
@@ -106,18 +166,31 @@ struct GraphQLHTTPHandler: Sendable {
             }
         }
 
+        // @defer and @stream: executed without them, split afterwards (the executor has neither).
+        let original = document
+        let stripped = IncrementalDelivery.strippingDirectives(from: source, document: document)
+        if let stripped {
+            do {
+                document = try parse(source: Source(body: stripped, name: "GraphQL request"))
+            } catch {
+                return requestError([GraphQLError(message: "\(error)")])
+            }
+        }
+
         let validationErrors = validate(schema: schema, ast: document)
         guard validationErrors.isEmpty else {
             return requestError(validationErrors)
         }
 
+        var context = ResolverContext(state: state, authorization: authorization)
+        context.uploads = uploads
         let result: GraphQLResult
         do {
             result = try await GraphQL.execute(
                 schema: schema,
                 documentAST: document,
                 rootValue: (),
-                context: ResolverContext(state: state, authorization: authorization),
+                context: context,
                 variableValues: request.variables,
                 operationName: request.operationName
             )
@@ -128,6 +201,10 @@ struct GraphQLHTTPHandler: Sendable {
         // path and leave no data; field errors always have a path.
         if result.data == nil, result.errors.allSatisfy({ $0.path.elements.isEmpty }) {
             return requestError(result.errors)
+        }
+        if stripped != nil, let incrementalFormat {
+            let delivery = IncrementalDelivery(document: original, variables: request.variables, operationName: request.operationName)
+            return delivery.response(data: result.data?.dictionary, errors: result.errors, format: incrementalFormat)
         }
         return Self.response(.ok, mediaType, GraphQLResponseBody.encode(data: result.data, includesData: true, errors: result.errors))
     }

@@ -1,9 +1,10 @@
 import Foundation
 import GraphQL
 
-/// A GraphQL-over-HTTP request: `{query, operationName?, variables?, extensions?}`.
+/// A GraphQL-over-HTTP request: `{query, operationName?, variables?, extensions?}`. `query` may
+/// be absent when `extensions.persistedQuery` names a persisted document.
 struct GraphQLHTTPRequest: Sendable {
-    var query: String
+    var query: String?
     var operationName: String?
     var variables: [String: Map]
     var extensions: [String: Map]
@@ -51,10 +52,11 @@ struct GraphQLHTTPRequest: Sendable {
     }
 
     private init(query: Map?, operationName: Map?, variables: Map?, extensions: Map?) throws(Malformed) {
-        guard case .string(let query) = query else {
-            throw Malformed(message: "The request has no query string.")
+        switch query {
+        case nil, .null?, .undefined?: self.query = nil
+        case .string(let query)?: self.query = query
+        default: throw Malformed(message: "The request has no query string.")
         }
-        self.query = query
         switch operationName {
         case nil, .null, .undefined: self.operationName = nil
         case .string(let name): self.operationName = name
@@ -62,6 +64,15 @@ struct GraphQLHTTPRequest: Sendable {
         }
         self.variables = try Self.object(variables, named: "variables")
         self.extensions = try Self.object(extensions, named: "extensions")
+        if self.query == nil, persistedQueryHash == nil {
+            throw Malformed(message: "The request has no query string.")
+        }
+    }
+
+    /// `extensions.persistedQuery.sha256Hash` (version 1).
+    var persistedQueryHash: String? {
+        guard case .dictionary(let persisted)? = extensions["persistedQuery"] else { return nil }
+        return persisted["sha256Hash"]?.string
     }
 
     private static func object(_ value: Map?, named name: String) throws(Malformed) -> [String: Map] {

@@ -7,9 +7,14 @@ public struct ExampleServer: Sendable {
     /// Starts a server with fresh state on `host`:`port` (port 0 = the OS picks one).
     ///
     /// Returns once the server accepts connections. It runs until `RunningExampleServer.stop()`.
+    /// `persistedQueries` is an empty store for automatic persisted queries by default; pass
+    /// `PersistedQueryStore(manifest:)` for a server that runs only a manifest's operations.
     /// - Throws: when the schema cannot be built or the address cannot be bound.
-    public static func start(host: String = "127.0.0.1", port: Int = 0) async throws -> RunningExampleServer {
-        let handler = GraphQLHTTPHandler(schema: try ExampleSchema.executable.get(), state: ServerState())
+    public static func start(
+        host: String = "127.0.0.1", port: Int = 0, persistedQueries: PersistedQueryStore = PersistedQueryStore()
+    ) async throws -> RunningExampleServer {
+        let handler = GraphQLHTTPHandler(
+            schema: try ExampleSchema.executable.get(), state: ServerState(persistedQueries: persistedQueries))
         let router = Router()
         for method in [HTTPRequest.Method.get, .post, .put, .patch, .delete, .options] {
             router.on("/graphql", method: method) { request, _ in await handler.respond(to: request) }

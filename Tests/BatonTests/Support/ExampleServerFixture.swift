@@ -4,9 +4,10 @@ import Foundation
 
 /// Runs `body` against a fresh example server on an ephemeral loopback port, then stops it.
 func withExampleServer<T>(
+    persistedQueries: PersistedQueryStore = PersistedQueryStore(),
     _ body: (RunningExampleServer) async throws -> T
 ) async throws -> T {
-    let server = try await ExampleServer.start()
+    let server = try await ExampleServer.start(persistedQueries: persistedQueries)
     do {
         let result = try await body(server)
         await server.stop()
