@@ -9,6 +9,7 @@ let package = Package(
         .library(name: "BatonStore", targets: ["BatonStore"]),
         .library(name: "BatonSQLite", targets: ["BatonSQLite"]),
         .library(name: "Baton", targets: ["Baton"]),
+        .library(name: "BatonWebSocket", targets: ["BatonWebSocket"]),
         .library(name: "BatonExampleServer", targets: ["BatonExampleServer"]),
         .executable(name: "baton-example-server", targets: ["baton-example-server"]),
         .executable(name: "baton-demo", targets: ["baton-demo"]),
@@ -23,6 +24,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
+        .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/hummingbird-project/swift-websocket", from: "1.6.2"),
     ],
     targets: [
         // What generated code and users touch: JSON, operations, selection sets, results.
@@ -42,12 +46,28 @@ let package = Package(
                 .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
             ]
         ),
+        // Subscriptions (and any operation) over a WebSocket: graphql-transport-ws and the legacy
+        // graphql-ws protocol, on swift-websocket's client; the split transport.
+        .target(
+            name: "BatonWebSocket",
+            dependencies: [
+                "Baton",
+                "BatonAPI",
+                .product(name: "WSClient", package: "swift-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
         // A real GraphQL server on loopback for the demo and the tests.
         .target(
             name: "BatonExampleServer",
             dependencies: [
                 .product(name: "GraphQL", package: "GraphQL"),
                 .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
             ],
             resources: [.copy("Resources/schema.graphqls")]
         ),
@@ -67,7 +87,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "baton-demo",
-            dependencies: ["Baton", "BatonExampleAPI", "BatonExampleServer"]
+            dependencies: ["Baton", "BatonWebSocket", "BatonExampleAPI", "BatonExampleServer"]
         ),
         // The benchmark suite: `scripts/bench` builds it in release and prints the figures.
         .executableTarget(
@@ -110,8 +130,11 @@ let package = Package(
         .testTarget(
             name: "BatonTests",
             dependencies: [
-                "Baton", "BatonAPI", "BatonSQLite", "BatonExampleAPI", "BatonExampleServer",
+                "Baton", "BatonAPI", "BatonSQLite", "BatonWebSocket", "BatonExampleAPI", "BatonExampleServer",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "WSClient", package: "swift-websocket"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
     ],

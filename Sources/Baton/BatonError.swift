@@ -18,6 +18,9 @@ public enum BatonError: Error, Sendable, CustomStringConvertible {
     case dataMismatch(operationName: String, SelectionSetDecodingError)
     /// `.returnCacheDataDontFetch` and the store does not hold all of the data.
     case cacheMiss(operationName: String)
+    /// `subscribe(subscription:)` on a client whose transport is not a `SubscriptionNetworkTransport`
+    /// (plain HTTP); `transport` names its type.
+    case subscriptionsUnsupported(operationName: String, transport: String)
 
     public var description: String {
         switch self {
@@ -42,6 +45,8 @@ public enum BatonError: Error, Sendable, CustomStringConvertible {
             return "\(name): response data does not match the operation: \(error)"
         case .cacheMiss(let name):
             return "\(name): the store does not hold all of its data and the cache policy does not allow fetching"
+        case .subscriptionsUnsupported(let name, let transport):
+            return "\(name): \(transport) cannot run subscriptions; use a WebSocket or split transport (BatonWebSocket)"
         }
     }
 }

@@ -4,6 +4,7 @@ import Baton
 import BatonAPI
 import BatonExampleAPI
 import BatonExampleServer
+import BatonWebSocket
 import Foundation
 
 let tour = Tour()
@@ -151,6 +152,23 @@ await tour.step("9. An optimistic update: the UI changes at once, the server's a
     lines.append("rolled back: " + (try describe()))
     try tour.check(try client.store.read(query: TodoListQuery(first: 10)) == settled, "the store as it was before the refused change")
     return lines
+}
+
+await tour.step("10. A subscription over a WebSocket (graphql-transport-ws): count(to: 3)") {
+    // Subscriptions go over the socket, everything else over HTTP; the socket opens lazily.
+    let subscribing = BatonClient(
+        networkTransport: SplitNetworkTransport(
+            http: RequestChainNetworkTransport(url: server.url),
+            webSocket: WebSocketNetworkTransport(url: server.webSocketURL)))
+    var values: [Int] = []
+    var lines: [String] = []
+    for try await result in subscribing.subscribe(subscription: CountSubscription(to: 3)) {
+        let value = try tour.require(result.data?.count, "a number")
+        values.append(value)
+        lines.append("received \(value)")
+    }
+    try tour.check(values == [1, 2, 3], "1, 2, 3, got \(values)")
+    return lines + ["the server completed the subscription"]
 }
 
 await server.stop()

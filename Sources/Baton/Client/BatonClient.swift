@@ -237,7 +237,7 @@ public final class BatonClient: Sendable {
     }
 
     /// Normalizes a server response into the store; fields reported in `errors` are not written.
-    private func publish<Operation: GraphQLOperation>(_ response: GraphQLResponse, for operation: Operation, fetched: Bool) {
+    func publish<Operation: GraphQLOperation>(_ response: GraphQLResponse, for operation: Operation, fetched: Bool) {
         guard let data = response.body["data"]?.objectValue else { return }
         let errorPaths = response.body["errors"]?.listValue?.compactMap { GraphQLError(json: $0).path } ?? []
         store.publish(data: data, for: OperationDescriptor(operation: operation), errorPaths: errorPaths, fetched: fetched)

@@ -3,6 +3,8 @@ final class ServerState: Sendable {
     let starWars = StarWarsStore()
     let posts = PostStore()
     let users = UserStore()
+    /// Todos as `changeTodoStatus` leaves them, for `Subscription.todoChanged`.
+    let todoChanges = EventBroadcaster<Todo>()
 }
 
 /// The context of one request, passed to every resolver.
