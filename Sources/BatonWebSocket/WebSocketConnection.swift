@@ -57,6 +57,8 @@ actor WebSocketConnection {
     /// Why the current connection ends, when this side decided it (timeout, bad message, idle).
     private var endReason: WebSocketTransportError?
     private var closingBecauseIdle = false
+    /// Set by ``disconnect()`` until the next operation starts: keeps an `.never`-idle socket closed.
+    private var disconnectRequested = false
     private var idleTimer: Task<Void, Never>?
     private var pingTimer: Task<Void, Never>?
     private var acknowledgementTimer: Task<Void, Never>?
@@ -76,6 +78,7 @@ actor WebSocketConnection {
     func start(id: String, operation: ActiveOperation, isStopped: @Sendable () -> Bool) {
         guard !isStopped() else { return }
         operations[id] = operation
+        disconnectRequested = false
         idleTimer?.cancel()
         idleTimer = nil
         if case .ready(let writer) = phase {
@@ -99,8 +102,14 @@ actor WebSocketConnection {
 
     /// Ends every operation with ``WebSocketTransportError/disconnected`` and closes the socket.
     func disconnect() {
+        disconnectRequested = true
         fail(operations.keys, with: .disconnected)
         closeIdleConnection()
+    }
+
+    /// Whether the socket should be open: an operation uses it, or it is kept while idle.
+    private var shouldStayConnected: Bool {
+        !operations.isEmpty || (configuration.idleClosing == .never && !disconnectRequested)
     }
 
     // MARK: The connection loop
@@ -119,7 +128,7 @@ actor WebSocketConnection {
 
             if closingBecauseIdle {
                 closingBecauseIdle = false
-                if operations.isEmpty { return finishLoop() }
+                if !shouldStayConnected { return finishLoop() }
                 continue  // an operation started while the socket closed: connect again at once
             }
             let error = endReason ?? outcome
@@ -136,7 +145,7 @@ actor WebSocketConnection {
                 operation.continuation.finish(
                     throwing: WebSocketTransportError.connectionLost(operationName: operation.operationName, underlying: error))
             }
-            if operations.isEmpty && configuration.idleClosing != .never { return finishLoop() }
+            if !shouldStayConnected { return finishLoop() }
             let policy = configuration.reconnect
             guard failures <= policy.maxAttempts else {
                 let finalError =
@@ -151,7 +160,7 @@ actor WebSocketConnection {
             backoff = sleep
             _ = try? await sleep.value
             backoff = nil
-            if operations.isEmpty && configuration.idleClosing != .never { return finishLoop() }
+            if !shouldStayConnected { return finishLoop() }
         }
     }
 

@@ -60,7 +60,10 @@ public final class WebSocketNetworkTransport: SubscriptionNetworkTransport {
         for try await response in stream where first == nil {
             first = response
         }
-        guard let first else { throw WebSocketTransportError.noResult(operationName: Operation.operationName) }
+        guard let first else {
+            try Task.checkCancellation()
+            throw WebSocketTransportError.noResult(operationName: Operation.operationName)
+        }
         return first
     }
 

@@ -228,6 +228,35 @@ struct WebSocketTransportTests {
         }
     }
 
+    @Test(arguments: GraphQLWebSocketProtocol.allCases)
+    func requestErrorsArriveAsAResultWithErrors(protocol: GraphQLWebSocketProtocol) async throws {
+        try await withExampleServer { server in
+            let client = BatonClient(networkTransport: webSocketTransport(server, protocol: `protocol`))
+            var results: [GraphQLResult<StaleSubscription.Data>] = []
+            for try await result in client.subscribe(subscription: StaleSubscription()) {
+                results.append(result)
+            }
+            #expect(results.count == 1)
+            #expect(results.first?.data == nil)
+            #expect(results.first?.errors?.first?.message.hasPrefix(#"Cannot query field "countdown" on type "Subscription"."#) == true)
+        }
+    }
+
+    @Test func anIdleSocketStaysOpenForItsGracePeriod() async throws {
+        try await withExampleServer { server in
+            let client = BatonClient(networkTransport: webSocketTransport(server, idleClosing: .after(.seconds(2))))
+            for _ in 1...3 {
+                var values: [Int] = []
+                for try await result in client.subscribe(subscription: CountSubscription(to: 1)) {
+                    values.append(result.data?.count ?? 0)
+                }
+                #expect(values == [1])
+            }
+            #expect(server.webSockets.events.filter { if case .connected = $0 { true } else { false } }.count == 1)
+            #expect(await server.webSockets.wait { $0.contains(.disconnected) })
+        }
+    }
+
     @Test func anHTTPClientCannotSubscribe() async throws {
         let client = BatonClient(url: URL(string: "http://127.0.0.1:9/graphql")!)
         do {
@@ -259,6 +288,20 @@ struct WebSocketTransportTests {
         let other = BatonClient(url: server.url)
         _ = try await other.perform(
             mutation: ChangeTodoStatusMutation(input: ChangeTodoStatusInput(complete: complete, id: id, userId: "User:1")))
+    }
+}
+
+/// `subscription Stale { countdown(from: 3) }`: an operation generated against a schema the
+/// server no longer has, so the server answers with a request error.
+struct StaleSubscription: GraphQLSubscription {
+    typealias Data = TestData<Selections>
+    static let operationName = "Stale"
+    static let operationDocument = "subscription Stale { countdown(from: 3) }"
+    static var operationIdentifier: String { sha256Hex(operationDocument) }
+
+    enum Selections: TestSelections {
+        static let parentType = TypeCondition("Subscription")
+        static let selections: [Selection] = [.field("countdown", type: .nonNull(.scalar("Int")))]
     }
 }
 
