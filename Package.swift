@@ -10,6 +10,7 @@ let package = Package(
         .library(name: "BatonSQLite", targets: ["BatonSQLite"]),
         .library(name: "Baton", targets: ["Baton"]),
         .library(name: "BatonAsyncHTTPClient", targets: ["BatonAsyncHTTPClient"]),
+        .library(name: "BatonWebSocket", targets: ["BatonWebSocket"]),
         .library(name: "BatonExampleServer", targets: ["BatonExampleServer"]),
         .executable(name: "baton-example-server", targets: ["baton-example-server"]),
         .executable(name: "baton-demo", targets: ["baton-demo"]),
@@ -27,6 +28,8 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
+        .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
+        .package(url: "https://github.com/hummingbird-project/swift-websocket", from: "1.6.2"),
     ],
     targets: [
         // What generated code and users touch: JSON, operations, selection sets, results.
@@ -58,6 +61,20 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
         ),
+        // Subscriptions (and any operation) over a WebSocket: graphql-transport-ws and the legacy
+        // graphql-ws protocol, on swift-websocket's client; the split transport.
+        .target(
+            name: "BatonWebSocket",
+            dependencies: [
+                "Baton",
+                "BatonAPI",
+                .product(name: "WSClient", package: "swift-websocket"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+            ]
+        ),
         // A real GraphQL server on loopback for the demo and the tests.
         .target(
             name: "BatonExampleServer",
@@ -66,6 +83,8 @@ let package = Package(
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "OrderedCollections", package: "swift-collections"),
+                .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
             ],
             resources: [.copy("Resources/schema.graphqls")]
         ),
@@ -85,7 +104,7 @@ let package = Package(
         ),
         .executableTarget(
             name: "baton-demo",
-            dependencies: ["Baton", "BatonExampleAPI", "BatonExampleServer"]
+            dependencies: ["Baton", "BatonWebSocket", "BatonExampleAPI", "BatonExampleServer"]
         ),
         // The benchmark suite: `scripts/bench` builds it in release and prints the figures.
         .executableTarget(
@@ -130,8 +149,11 @@ let package = Package(
         .testTarget(
             name: "BatonTests",
             dependencies: [
-                "Baton", "BatonAPI", "BatonSQLite", "BatonExampleAPI", "BatonExampleServer", "BatonAsyncHTTPClient",
+                "Baton", "BatonAPI", "BatonSQLite", "BatonWebSocket", "BatonExampleAPI", "BatonExampleServer", "BatonAsyncHTTPClient",
                 .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "WSClient", package: "swift-websocket"),
+                .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
             ],
             exclude: ["graphql"],
             plugins: ["BatonCodegenPlugin"]

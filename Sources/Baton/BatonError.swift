@@ -33,6 +33,9 @@ public enum BatonError: Error, Sendable, CustomStringConvertible {
     /// In persisted-only mode the server does not know the operation's id (it is missing from
     /// the server's operation manifest).
     case persistedQueryNotFound(operationName: String, operationIdentifier: String)
+    /// `subscribe(subscription:)` on a client whose transport is not a `SubscriptionNetworkTransport`
+    /// (plain HTTP); `transport` names its type.
+    case subscriptionsUnsupported(operationName: String, transport: String)
 
     public var description: String {
         switch self {
@@ -67,6 +70,8 @@ public enum BatonError: Error, Sendable, CustomStringConvertible {
             return "\(name): the network transport cannot upload files"
         case .persistedQueryNotFound(let name, let id):
             return "\(name): the server does not know the persisted operation \(id) (send only persisted operations, or add it to the server's manifest)"
+        case .subscriptionsUnsupported(let name, let transport):
+            return "\(name): \(transport) cannot run subscriptions; use a WebSocket or split transport (BatonWebSocket)"
         }
     }
 }

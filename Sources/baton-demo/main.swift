@@ -4,6 +4,7 @@ import Baton
 import BatonAPI
 import BatonExampleAPI
 import BatonExampleServer
+import BatonWebSocket
 import Foundation
 
 let tour = Tour()
@@ -166,6 +167,23 @@ await tour.step("10. An upload: a file streamed from disk, and the SHA-256 the s
     try tour.check(uploaded.size == content.utf8.count, "\(content.utf8.count) bytes, got \(uploaded.size)")
     try tour.check(uploaded.sha256 == expected, "sha256 \(expected), got \(uploaded.sha256)")
     return ["uploaded \(uploaded.filename) (\(uploaded.mimetype), \(uploaded.size) bytes)", "sha256: \(uploaded.sha256)"]
+}
+
+await tour.step("11. A subscription over a WebSocket (graphql-transport-ws): count(to: 3)") {
+    // Subscriptions go over the socket, everything else over HTTP; the socket opens lazily.
+    let subscribing = BatonClient(
+        networkTransport: SplitNetworkTransport(
+            http: RequestChainNetworkTransport(url: server.url),
+            webSocket: WebSocketNetworkTransport(url: server.webSocketURL)))
+    var values: [Int] = []
+    var lines: [String] = []
+    for try await result in subscribing.subscribe(subscription: CountSubscription(to: 3)) {
+        let value = try tour.require(result.data?.count, "a number")
+        values.append(value)
+        lines.append("received \(value)")
+    }
+    try tour.check(values == [1, 2, 3], "1, 2, 3, got \(values)")
+    return lines + ["the server completed the subscription"]
 }
 
 await server.stop()

@@ -9,6 +9,8 @@ final class ServerState: Sendable {
     init(persistedQueries: PersistedQueryStore = PersistedQueryStore()) {
         self.persistedQueries = persistedQueries
     }
+    /// Todos as `changeTodoStatus` leaves them, for `Subscription.todoChanged`.
+    let todoChanges = EventBroadcaster<Todo>()
 }
 
 /// The context of one request, passed to every resolver.

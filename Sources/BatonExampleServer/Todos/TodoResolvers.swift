@@ -84,10 +84,13 @@ enum TodoResolvers {
             let todo = try users.changeTodoStatus(
                 id: try input.requiredString("id"), userID: userID, complete: try input.requiredBool("complete")
             )
+            call.context.state.todoChanges.send(todo)
             return ChangeTodoStatusPayload(
                 todo: todo, user: try user(userID, in: users), clientMutationId: input.string("clientMutationId")
             )
         }
+        table.events("Subscription", "todoChanged") { call in call.context.state.todoChanges.events() }
+        table.field("Subscription", "todoChanged") { call in call.source }
         return table
     }
 

@@ -1,0 +1,43 @@
+import BatonAPI
+
+extension BatonClient {
+    /// Runs a subscription: one typed result per event, until the server completes it.
+    ///
+    /// ```swift
+    /// for try await result in client.subscribe(subscription: CountSubscription(to: 3)) {
+    ///     print(result.data?.count ?? 0)
+    /// }
+    /// ```
+    ///
+    /// Each event's data is normalized into ``store``, so watchers of the same records see it.
+    /// Stopping the iteration (or cancelling its task) stops the subscription on the server.
+    /// The client's transport must be a ``SubscriptionNetworkTransport`` (BatonWebSocket's
+    /// WebSocket or split transport); otherwise the sequence throws
+    /// ``BatonError/subscriptionsUnsupported(operationName:transport:)``. GraphQL errors come as
+    /// results whose `errors` are set; transport failures end the sequence with the error.
+    public func subscribe<Subscription: GraphQLSubscription>(
+        subscription: Subscription
+    ) -> AsyncThrowingStream<GraphQLResult<Subscription.Data>, any Error> {
+        AsyncThrowingStream { continuation in
+            guard let transport = networkTransport as? any SubscriptionNetworkTransport else {
+                continuation.finish(
+                    throwing: BatonError.subscriptionsUnsupported(
+                        operationName: Subscription.operationName, transport: String(describing: type(of: networkTransport))))
+                return
+            }
+            let task = Task {
+                do {
+                    for try await response in transport.subscribe(subscription: subscription) {
+                        let result = try response.result(for: subscription, source: .server)
+                        self.publish(response, for: subscription, fetched: false)
+                        continuation.yield(self.readBackIfNeeded(result, for: subscription))
+                    }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+}

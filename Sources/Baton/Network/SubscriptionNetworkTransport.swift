@@ -1,0 +1,13 @@
+import BatonAPI
+
+/// A transport that can also deliver subscriptions: a stream of raw responses, one per event,
+/// that ends when the server completes the subscription. Cancelling the consuming task (or
+/// dropping the stream) stops the subscription on the server.
+///
+/// `BatonWebSocket`'s `WebSocketNetworkTransport` and `SplitNetworkTransport` are the ones Baton
+/// ships; ``BatonClient/subscribe(subscription:)`` needs its client's transport to be one.
+public protocol SubscriptionNetworkTransport: NetworkTransport {
+    func subscribe<Subscription: GraphQLSubscription>(
+        subscription: Subscription
+    ) -> AsyncThrowingStream<GraphQLResponse, any Error>
+}

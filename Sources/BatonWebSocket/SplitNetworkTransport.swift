@@ -1,0 +1,51 @@
+import Baton
+import BatonAPI
+
+/// Sends subscriptions over a WebSocket and everything else over HTTP, as Apollo's split
+/// transport does; or, with `sendsEverythingOverWebSocket`, every operation over the WebSocket.
+///
+/// ```swift
+/// let transport = SplitNetworkTransport(
+///     uploadingNetworkTransport: RequestChainNetworkTransport(url: httpURL),
+///     webSocketNetworkTransport: WebSocketNetworkTransport(url: webSocketURL))
+/// let client = BatonClient(networkTransport: transport)
+/// ```
+public final class SplitNetworkTransport: SubscriptionNetworkTransport {
+    /// Queries, mutations (and uploads) when they do not go over the WebSocket.
+    public let uploadingNetworkTransport: any NetworkTransport
+    public let webSocketNetworkTransport: any SubscriptionNetworkTransport
+    /// Whether queries and mutations go over the WebSocket too.
+    public let sendsEverythingOverWebSocket: Bool
+
+    public init(
+        uploadingNetworkTransport: any NetworkTransport,
+        webSocketNetworkTransport: any SubscriptionNetworkTransport,
+        sendsEverythingOverWebSocket: Bool = false
+    ) {
+        self.uploadingNetworkTransport = uploadingNetworkTransport
+        self.webSocketNetworkTransport = webSocketNetworkTransport
+        self.sendsEverythingOverWebSocket = sendsEverythingOverWebSocket
+    }
+
+    /// The same, with the HTTP transport under the name Baton uses elsewhere.
+    public convenience init(
+        http: any NetworkTransport, webSocket: any SubscriptionNetworkTransport, sendsEverythingOverWebSocket: Bool = false
+    ) {
+        self.init(
+            uploadingNetworkTransport: http, webSocketNetworkTransport: webSocket,
+            sendsEverythingOverWebSocket: sendsEverythingOverWebSocket)
+    }
+
+    public func send<Operation: GraphQLOperation>(operation: Operation) async throws -> GraphQLResponse {
+        if sendsEverythingOverWebSocket || Operation.operationType == .subscription {
+            return try await webSocketNetworkTransport.send(operation: operation)
+        }
+        return try await uploadingNetworkTransport.send(operation: operation)
+    }
+
+    public func subscribe<Subscription: GraphQLSubscription>(
+        subscription: Subscription
+    ) -> AsyncThrowingStream<GraphQLResponse, any Error> {
+        webSocketNetworkTransport.subscribe(subscription: subscription)
+    }
+}

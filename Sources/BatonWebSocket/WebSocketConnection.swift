@@ -1,0 +1,396 @@
+import Baton
+import BatonAPI
+import Logging
+import NIOWebSocket
+import WSClient
+
+/// One operation a connection carries until the server completes it or its consumer stops.
+struct ActiveOperation: Sendable {
+    let operationName: String
+    /// The `subscribe`/`start` payload: `query`, `operationName`, `variables`, `extensions`.
+    let payload: JSONObject
+    /// Whether it is sent again after a reconnect (subscriptions and queries, never mutations).
+    let resumesAfterReconnect: Bool
+    let continuation: AsyncThrowingStream<GraphQLResponse, any Error>.Continuation
+}
+
+/// A frame for the socket's writer task.
+enum OutgoingFrame: Sendable {
+    case text(String)
+    case close(code: GraphQLWebSocketCloseCode, reason: String)
+}
+
+/// The one socket of a ``WebSocketNetworkTransport`` and the operations multiplexed over it.
+///
+/// The socket opens with the first operation and, as configured, closes when the last one
+/// ends. A loop task owns it: it connects (with `connection_init`), runs the socket until it
+/// closes, and then either stops (idle, or a fatal close code, which fails every operation) or
+/// waits out a backoff delay and connects again, sending every resumable operation again under
+/// its id once the new connection is acknowledged.
+///
+/// All writes go through one ordered stream per connection, so the actor never suspends
+/// between deciding to send a message and queueing it.
+actor WebSocketConnection {
+    private typealias Writer = AsyncStream<OutgoingFrame>.Continuation
+
+    private enum Phase {
+        /// No loop runs.
+        case idle
+        /// The loop makes the payload or opens the socket.
+        case connecting
+        case awaitingAcknowledgement(Writer)
+        case ready(Writer)
+        /// The loop waits before reconnecting.
+        case waitingToReconnect
+    }
+
+    private let url: String
+    private let configuration: WebSocketTransportConfiguration
+    private let logger: Logger
+
+    private var operations: [String: ActiveOperation] = [:]
+    private var phase = Phase.idle
+    private var loop: Task<Void, Never>?
+    /// Counts connections; messages of an older one are ignored.
+    private var generation = 0
+    private var acknowledgedGeneration = 0
+    /// Why the current connection ends, when this side decided it (timeout, bad message, idle).
+    private var endReason: WebSocketTransportError?
+    private var closingBecauseIdle = false
+    /// Set by ``disconnect()`` until the next operation starts: keeps an `.never`-idle socket closed.
+    private var disconnectRequested = false
+    private var idleTimer: Task<Void, Never>?
+    private var pingTimer: Task<Void, Never>?
+    private var acknowledgementTimer: Task<Void, Never>?
+    private var backoff: Task<Void, any Error>?
+    private var awaitingPong = false
+
+    init(url: String, configuration: WebSocketTransportConfiguration, logger: Logger) {
+        self.url = url
+        self.configuration = configuration
+        self.logger = logger
+    }
+
+    // MARK: Operations
+
+    /// Adds an operation and sends it once the connection is acknowledged (connecting first if
+    /// needed), unless its consumer already stopped.
+    func start(id: String, operation: ActiveOperation, isStopped: @Sendable () -> Bool) {
+        guard !isStopped() else { return }
+        operations[id] = operation
+        disconnectRequested = false
+        idleTimer?.cancel()
+        idleTimer = nil
+        if case .ready(let writer) = phase {
+            send(.subscribe(id: id, payload: operation.payload), on: writer)
+        }
+        if loop == nil {
+            closingBecauseIdle = false
+            phase = .connecting
+            loop = Task { await self.runConnections() }
+        }
+    }
+
+    /// The consumer stopped: tells the server (`complete`/`stop`) if it still runs the operation.
+    func stop(id: String) {
+        guard operations.removeValue(forKey: id) != nil else { return }
+        if case .ready(let writer) = phase {
+            send(.complete(id: id), on: writer)
+        }
+        closeIfIdle()
+    }
+
+    /// Ends every operation with ``WebSocketTransportError/disconnected`` and closes the socket.
+    func disconnect() {
+        disconnectRequested = true
+        fail(operations.keys, with: .disconnected)
+        closeIdleConnection()
+    }
+
+    /// Whether the socket should be open: an operation uses it, or it is kept while idle.
+    private var shouldStayConnected: Bool {
+        !operations.isEmpty || (configuration.idleClosing == .never && !disconnectRequested)
+    }
+
+    // MARK: The connection loop
+
+    private func runConnections() async {
+        var failures = 0
+        while true {
+            generation += 1
+            let current = generation
+            phase = .connecting
+            endReason = nil
+            let outcome = await connect(generation: current)
+            let acknowledged = acknowledgedGeneration == current
+            stopTimers()
+            phase = .waitingToReconnect
+
+            if closingBecauseIdle {
+                closingBecauseIdle = false
+                if !shouldStayConnected { return finishLoop() }
+                continue  // an operation started while the socket closed: connect again at once
+            }
+            let error = endReason ?? outcome
+            if error.closeCode?.isFatal == true || error.isFatalWithoutCode {
+                logger.debug("WebSocket closed for good: \(error)")
+                fail(operations.keys, with: error)
+                return finishLoop()
+            }
+            if acknowledged { failures = 0 }
+            failures += 1
+            let mutations = operations.filter { !$0.value.resumesAfterReconnect }
+            for (id, operation) in mutations {
+                operations[id] = nil
+                operation.continuation.finish(
+                    throwing: WebSocketTransportError.connectionLost(operationName: operation.operationName, underlying: error))
+            }
+            if !shouldStayConnected { return finishLoop() }
+            let policy = configuration.reconnect
+            guard failures <= policy.maxAttempts else {
+                let finalError =
+                    policy.maxAttempts == 0
+                    ? error : WebSocketTransportError.reconnectAttemptsExhausted(attempts: policy.maxAttempts, lastError: error)
+                fail(operations.keys, with: finalError)
+                return finishLoop()
+            }
+            let delay = policy.delay(beforeAttempt: failures)
+            logger.debug("WebSocket dropped (\(error)); reconnecting in \(delay), attempt \(failures)")
+            let sleep = Task<Void, any Error> { try await Task.sleep(for: delay) }
+            backoff = sleep
+            _ = try? await sleep.value
+            backoff = nil
+            if !shouldStayConnected { return finishLoop() }
+        }
+    }
+
+    private func finishLoop() {
+        phase = .idle
+        loop = nil
+        closingBecauseIdle = false
+    }
+
+    /// Opens one connection and runs it until it closes; returns why it closed.
+    private func connect(generation: Int) async -> WebSocketTransportError {
+        let payload: JSONObject?
+        do {
+            payload = try await configuration.connectionPayload()
+        } catch {
+            return .connectionPayloadFailed(underlying: error)
+        }
+        var clientConfiguration = WebSocketClientConfiguration(
+            maxFrameSize: configuration.maxFrameSize, additionalHeaders: configuration.headerFields)
+        clientConfiguration.additionalHeaders[.secWebSocketProtocol] = configuration.protocol.subprotocol
+        let maxMessageSize = configuration.maxMessageSize
+        let client = WebSocketClient(url: url, configuration: clientConfiguration, logger: logger) { inbound, outbound, _ in
+            let (outgoing, writer) = AsyncStream<OutgoingFrame>.makeStream()
+            await self.opened(generation: generation, writer: writer, payload: payload)
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await frame in outgoing {
+                        switch frame {
+                        case .text(let text):
+                            try await outbound.writeTextMessage(text)
+                        case .close(let code, let reason):
+                            try await outbound.close(WebSocketErrorCode(codeNumber: Int(code.rawValue)), reason: reason)
+                            return
+                        }
+                    }
+                }
+                for try await message in inbound.messages(maxSize: maxMessageSize) {
+                    await self.received(message, generation: generation)
+                }
+                writer.finish()
+                group.cancelAll()
+            }
+        }
+        do {
+            guard let frame = try await client.run() else {
+                return .closed(code: .abnormalClosure, reason: nil)
+            }
+            return .closed(code: GraphQLWebSocketCloseCode(rawValue: UInt16(webSocketErrorCode: frame.closeCode)), reason: frame.reason)
+        } catch {
+            return .connectionFailed(underlying: error)
+        }
+    }
+
+    // MARK: Events of the current connection
+
+    private func opened(generation: Int, writer: Writer, payload: JSONObject?) {
+        guard generation == self.generation else {
+            writer.finish()
+            return
+        }
+        phase = .awaitingAcknowledgement(writer)
+        send(.connectionInit(payload: payload), on: writer)
+        let timeout = configuration.acknowledgementTimeout
+        acknowledgementTimer = Task {
+            try? await Task.sleep(for: timeout)
+            guard !Task.isCancelled else { return }
+            self.acknowledgementTimedOut(generation: generation)
+        }
+        if closingBecauseIdle && operations.isEmpty {
+            writer.yield(.close(code: .normalClosure, reason: "idle"))
+        }
+    }
+
+    private func acknowledgementTimedOut(generation: Int) {
+        guard generation == self.generation, case .awaitingAcknowledgement(let writer) = phase else { return }
+        end(with: .acknowledgementTimeout(configuration.acknowledgementTimeout), code: .connectionAcknowledgementTimeout, writer)
+    }
+
+    private func received(_ message: WebSocketMessage, generation: Int) {
+        guard generation == self.generation else { return }
+        let writer: Writer
+        switch phase {
+        case .awaitingAcknowledgement(let current), .ready(let current): writer = current
+        case .idle, .connecting, .waitingToReconnect: return
+        }
+        guard case .text(let text) = message else {
+            return end(with: .invalidMessage(reason: "a binary message"), code: .badRequest, writer)
+        }
+        let decoded: ServerMessage
+        do {
+            decoded = try configuration.protocol.decode(text)
+        } catch {
+            return end(with: error, code: .badRequest, writer)
+        }
+        switch decoded {
+        case .connectionAck:
+            guard case .awaitingAcknowledgement = phase else { return }  // a repeated ack is harmless
+            acknowledgementTimer?.cancel()
+            acknowledgedGeneration = generation
+            phase = .ready(writer)
+            for (id, operation) in operations.sorted(by: { Self.order($0.key, $1.key) }) {
+                send(.subscribe(id: id, payload: operation.payload), on: writer)
+            }
+            startPinging(generation: generation, writer: writer)
+            if operations.isEmpty { closeIfIdle() }
+        case .connectionError(let payload):
+            end(with: .connectionRejected(payload: payload), code: .forbidden, writer)
+        case .keepAlive, .pong:
+            awaitingPong = false
+        case .ping(let payload):
+            send(.pong(payload: payload), on: writer)
+        case .next(let id, let payload):
+            operations[id]?.continuation.yield(GraphQLResponse(body: payload))
+        case .error(let id, let errors):
+            guard let operation = operations.removeValue(forKey: id) else { return }
+            operation.continuation.yield(GraphQLResponse(body: ["errors": .list(errors)]))
+            operation.continuation.finish()
+            closeIfIdle()
+        case .complete(let id):
+            guard let operation = operations.removeValue(forKey: id) else { return }
+            operation.continuation.finish()
+            closeIfIdle()
+        }
+    }
+
+    /// Ends the connection from this side for `reason`, closing with `code`.
+    private func end(with reason: WebSocketTransportError, code: GraphQLWebSocketCloseCode, _ writer: Writer) {
+        guard endReason == nil else { return }
+        logger.debug("Closing the WebSocket: \(reason)")
+        endReason = reason
+        writer.yield(.close(code: code, reason: reason.description))
+    }
+
+    private func startPinging(generation: Int, writer: Writer) {
+        guard configuration.protocol == .graphqlTransportWS, let interval = configuration.pingInterval else { return }
+        awaitingPong = false
+        pingTimer = Task {
+            while !Task.isCancelled {
+                try? await Task.sleep(for: interval)
+                guard !Task.isCancelled, self.ping(generation: generation, writer: writer, interval: interval) else { return }
+            }
+        }
+    }
+
+    /// Sends a ping; false (and the connection ends) when the last one got no pong.
+    private func ping(generation: Int, writer: Writer, interval: Duration) -> Bool {
+        guard generation == self.generation, case .ready = phase else { return false }
+        if awaitingPong {
+            end(with: .pongTimeout(interval), code: .terminated, writer)
+            return false
+        }
+        awaitingPong = true
+        send(.ping, on: writer)
+        return true
+    }
+
+    // MARK: Idle closing
+
+    private func closeIfIdle() {
+        guard operations.isEmpty else { return }
+        switch configuration.idleClosing {
+        case .never:
+            return
+        case .immediately:
+            closeIdleConnection()
+        case .after(let delay):
+            idleTimer?.cancel()
+            idleTimer = Task {
+                try? await Task.sleep(for: delay)
+                guard !Task.isCancelled else { return }
+                self.closeIdleConnection()
+            }
+        }
+    }
+
+    private func closeIdleConnection() {
+        guard operations.isEmpty else { return }
+        switch phase {
+        case .idle:
+            return
+        case .connecting:
+            closingBecauseIdle = true
+        case .waitingToReconnect:
+            backoff?.cancel()
+        case .awaitingAcknowledgement(let writer):
+            closingBecauseIdle = true
+            writer.yield(.close(code: .normalClosure, reason: "idle"))
+        case .ready(let writer):
+            closingBecauseIdle = true
+            send(.terminate, on: writer)
+            writer.yield(.close(code: .normalClosure, reason: "idle"))
+        }
+    }
+
+    // MARK: Helpers
+
+    private func send(_ message: ClientMessage, on writer: Writer) {
+        guard let text = configuration.protocol.encode(message) else { return }
+        writer.yield(.text(text))
+    }
+
+    private func fail(_ ids: some Sequence<String>, with error: WebSocketTransportError) {
+        for id in Array(ids) {
+            operations.removeValue(forKey: id)?.continuation.finish(throwing: error)
+        }
+    }
+
+    private func stopTimers() {
+        acknowledgementTimer?.cancel()
+        acknowledgementTimer = nil
+        pingTimer?.cancel()
+        pingTimer = nil
+    }
+
+    /// Numeric ids in number order, so operations are sent again in the order they started.
+    private static func order(_ lhs: String, _ rhs: String) -> Bool {
+        switch (Int(lhs), Int(rhs)) {
+        case (let left?, let right?): left < right
+        default: lhs < rhs
+        }
+    }
+}
+
+extension WebSocketTransportError {
+    /// Errors that no reconnect fixes although no close code says so.
+    var isFatalWithoutCode: Bool {
+        switch self {
+        case .connectionRejected, .connectionPayloadFailed, .disconnected: true
+        case .invalidMessage: true
+        default: false
+        }
+    }
+}

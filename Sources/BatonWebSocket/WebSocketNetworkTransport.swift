@@ -1,0 +1,110 @@
+import Baton
+import BatonAPI
+import Foundation
+import Logging
+
+/// GraphQL over one WebSocket: subscriptions, and queries and mutations too.
+///
+/// ```swift
+/// let transport = WebSocketNetworkTransport(
+///     url: URL(string: "ws://127.0.0.1:4000/graphql")!,
+///     configuration: .init(protocol: .graphqlTransportWS,
+///                          connectionPayload: WebSocketTransportConfiguration.payload(["authToken": "secret"])))
+/// let client = BatonClient(networkTransport: transport)
+/// for try await result in client.subscribe(subscription: CountSubscription(to: 3)) {
+///     print(result.data?.count ?? 0)
+/// }
+/// ```
+///
+/// Every operation is multiplexed over one socket, which opens with the first operation and,
+/// by default, closes when the last one ends (see ``WebSocketTransportConfiguration/idleClosing``).
+/// When the socket drops it reconnects with backoff and sends the running subscriptions again.
+/// Cancelling the task that consumes a subscription sends `complete` (graphql-transport-ws) or
+/// `stop` (graphql-ws). Errors are ``WebSocketTransportError``s; a close code that reconnecting
+/// cannot fix (4400, 4401, 4403, 4406, 4409, 4429, …) fails every operation with it.
+///
+/// On Linux this runs on swift-websocket's `WebSocketClient` (Foundation's WebSocket task is
+/// not implemented there).
+public final class WebSocketNetworkTransport: SubscriptionNetworkTransport {
+    /// The endpoint, with a `ws` or `wss` scheme.
+    public let url: URL
+    public let configuration: WebSocketTransportConfiguration
+    private let connection: WebSocketConnection
+    private let nextID = Locked(1)
+
+    /// A transport to `url`; `http` and `https` URLs are turned into `ws` and `wss` ones.
+    public init(
+        url: URL,
+        configuration: WebSocketTransportConfiguration = .init(),
+        logger: Logger = Logger(label: "Baton.WebSocket")
+    ) {
+        let webSocketURL = Self.webSocketURL(url)
+        self.url = webSocketURL
+        self.configuration = configuration
+        self.connection = WebSocketConnection(url: webSocketURL.absoluteString, configuration: configuration, logger: logger)
+    }
+
+    /// Each event of the subscription as the server sent it; the stream ends when the server
+    /// completes the subscription and throws a ``WebSocketTransportError`` when the socket
+    /// fails for good. GraphQL errors (an `error` message) end it with one response holding them.
+    public func subscribe<Subscription: GraphQLSubscription>(
+        subscription: Subscription
+    ) -> AsyncThrowingStream<GraphQLResponse, any Error> {
+        responses(for: subscription, resumesAfterReconnect: true)
+    }
+
+    /// Runs a query or mutation over the socket and returns its (first) result.
+    public func send<Operation: GraphQLOperation>(operation: Operation) async throws -> GraphQLResponse {
+        var first: GraphQLResponse?
+        let stream = responses(for: operation, resumesAfterReconnect: Operation.operationType != .mutation)
+        for try await response in stream where first == nil {
+            first = response
+        }
+        guard let first else {
+            try Task.checkCancellation()
+            throw WebSocketTransportError.noResult(operationName: Operation.operationName)
+        }
+        return first
+    }
+
+    /// Ends every operation with ``WebSocketTransportError/disconnected`` and closes the socket
+    /// (a later operation opens it again).
+    public func disconnect() async {
+        await connection.disconnect()
+    }
+
+    private func responses<Operation: GraphQLOperation>(
+        for operation: Operation, resumesAfterReconnect: Bool
+    ) -> AsyncThrowingStream<GraphQLResponse, any Error> {
+        let id = nextID.withLock { next in
+            defer { next += 1 }
+            return String(next)
+        }
+        let payload = GraphQLRequest(operation: operation, url: url).bodyJSON
+        let connection = self.connection
+        return AsyncThrowingStream { continuation in
+            let stopped = Locked(false)
+            continuation.onTermination = { _ in
+                stopped.withLock { $0 = true }
+                Task { await connection.stop(id: id) }
+            }
+            let active = ActiveOperation(
+                operationName: Operation.operationName, payload: payload,
+                resumesAfterReconnect: resumesAfterReconnect, continuation: continuation)
+            Task {
+                // The consumer may stop before the operation starts; the connection checks.
+                await connection.start(id: id, operation: active) { stopped.withLock { $0 } }
+            }
+        }
+    }
+
+    private static func webSocketURL(_ url: URL) -> URL {
+        guard var components = URLComponents(url: url, resolvingAgainstBaseURL: false) else { return url }
+        switch components.scheme?.lowercased() {
+        case "http": components.scheme = "ws"
+        case "https": components.scheme = "wss"
+        default: break
+        }
+        return components.url ?? url
+    }
+}

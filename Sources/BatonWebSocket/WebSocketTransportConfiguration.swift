@@ -1,0 +1,116 @@
+import BatonAPI
+import Foundation
+import HTTPTypes
+
+/// How a ``WebSocketNetworkTransport`` connects, authenticates, keeps and restores its socket.
+public struct WebSocketTransportConfiguration: Sendable {
+    /// Makes the `connection_init` payload, once per connection (so a refreshed token is used
+    /// on reconnect); `nil` sends no payload.
+    public typealias ConnectionPayload = @Sendable () async throws -> JSONObject?
+
+    /// The protocol to speak; it is also the `Sec-WebSocket-Protocol` asked for.
+    public var `protocol`: GraphQLWebSocketProtocol
+    /// Extra headers of the upgrade request (`Authorization`, cookies).
+    public var headerFields: HTTPFields
+    /// The `connection_init` payload.
+    public var connectionPayload: ConnectionPayload
+    /// How long to wait for `connection_ack` before closing with 4504 and retrying.
+    public var acknowledgementTimeout: Duration
+    /// graphql-transport-ws only: send a `ping` this often once connected, and drop the
+    /// connection (4499, then reconnect) when the previous one got no `pong`. `nil`: never ping.
+    public var pingInterval: Duration?
+    /// What happens to the socket when no operation uses it.
+    public var idleClosing: IdleClosing
+    /// Reconnecting after the socket drops; active subscriptions and queries are sent again,
+    /// mutations in flight fail with ``WebSocketTransportError/connectionLost(operationName:underlying:)``.
+    public var reconnect: ReconnectPolicy
+    /// The largest WebSocket frame sent or accepted; longer messages are sent as several frames.
+    public var maxFrameSize: Int
+    /// The largest message (all of its frames) accepted.
+    public var maxMessageSize: Int
+
+    public init(
+        protocol: GraphQLWebSocketProtocol = .graphqlTransportWS,
+        headerFields: HTTPFields = [:],
+        connectionPayload: @escaping ConnectionPayload = { nil },
+        acknowledgementTimeout: Duration = .seconds(10),
+        pingInterval: Duration? = nil,
+        idleClosing: IdleClosing = .immediately,
+        reconnect: ReconnectPolicy = .exponentialBackoff(),
+        maxFrameSize: Int = 1 << 20,
+        maxMessageSize: Int = 16 << 20
+    ) {
+        self.protocol = `protocol`
+        self.headerFields = headerFields
+        self.connectionPayload = connectionPayload
+        self.acknowledgementTimeout = acknowledgementTimeout
+        self.pingInterval = pingInterval
+        self.idleClosing = idleClosing
+        self.reconnect = reconnect
+        self.maxFrameSize = maxFrameSize
+        self.maxMessageSize = maxMessageSize
+    }
+
+    /// A fixed `connection_init` payload, such as `["authToken": "…"]`.
+    public static func payload(_ payload: JSONObject) -> ConnectionPayload {
+        { payload }
+    }
+
+    /// What happens to the socket when its last operation ends. The socket always opens lazily,
+    /// with the first operation.
+    public enum IdleClosing: Sendable, Equatable {
+        /// Close it at once.
+        case immediately
+        /// Close it when no operation started for this long.
+        case after(Duration)
+        /// Keep it open (and reconnect it) until ``WebSocketNetworkTransport/disconnect()``.
+        case never
+    }
+}
+
+/// When and how often to reconnect after the socket drops: exponential backoff with jitter.
+public struct ReconnectPolicy: Sendable, Equatable {
+    /// Reconnect attempts after a drop before giving up; 0 never reconnects. The count restarts
+    /// once a connection is acknowledged.
+    public var maxAttempts: Int
+    /// The delay before the first attempt.
+    public var initialDelay: Duration
+    /// The longest delay between attempts.
+    public var maxDelay: Duration
+    /// How much the delay grows with each attempt.
+    public var multiplier: Double
+    /// A random share (0…1) of each delay added or removed, so clients do not come back all at once.
+    public var jitter: Double
+
+    public init(maxAttempts: Int, initialDelay: Duration, maxDelay: Duration, multiplier: Double = 2, jitter: Double = 0.2) {
+        self.maxAttempts = maxAttempts
+        self.initialDelay = initialDelay
+        self.maxDelay = maxDelay
+        self.multiplier = multiplier
+        self.jitter = jitter
+    }
+
+    /// Up to `maxAttempts` attempts, from `initialDelay`, doubling up to `maxDelay`.
+    public static func exponentialBackoff(
+        maxAttempts: Int = 5, initialDelay: Duration = .milliseconds(500), maxDelay: Duration = .seconds(30)
+    ) -> Self {
+        Self(maxAttempts: maxAttempts, initialDelay: initialDelay, maxDelay: maxDelay)
+    }
+
+    /// Never reconnect: a drop fails every operation.
+    public static let never = Self(maxAttempts: 0, initialDelay: .zero, maxDelay: .zero)
+
+    /// The delay before attempt `attempt` (1 for the first).
+    public func delay(beforeAttempt attempt: Int) -> Duration {
+        let growth = pow(multiplier, Double(max(0, attempt - 1)))
+        let base = min(Self.seconds(initialDelay) * growth, Self.seconds(maxDelay))
+        let spread = base * min(max(jitter, 0), 1)
+        let seconds = max(0, base + Double.random(in: -spread...spread))
+        return .nanoseconds(Int64((seconds * 1e9).rounded()))
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+}

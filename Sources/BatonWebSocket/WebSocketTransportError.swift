@@ -1,0 +1,68 @@
+import BatonAPI
+
+/// Why a WebSocket operation ended without its results. GraphQL errors the server reports for
+/// an operation (`error` messages) are not these: they arrive as a result whose `errors` are set.
+public enum WebSocketTransportError: Error, Sendable, CustomStringConvertible {
+    /// The server closed the socket with a code that reconnecting cannot fix (4400 bad request,
+    /// 4401 unauthorized, 4403 forbidden, 4406 subprotocol not acceptable, 4409 subscriber
+    /// already exists, 4429 too many initialisation requests, …), or with any code once
+    /// reconnecting is off or used up.
+    case closed(code: GraphQLWebSocketCloseCode, reason: String?)
+    /// The server refused the connection (legacy `connection_error`), with its payload.
+    case connectionRejected(payload: JSONValue?)
+    /// The socket could not be opened (refused, upgrade declined, TLS) or broke without a close frame.
+    case connectionFailed(underlying: any Error)
+    /// No `connection_ack` came within the configured time.
+    case acknowledgementTimeout(Duration)
+    /// The server stopped answering pings within the configured time.
+    case pongTimeout(Duration)
+    /// The server sent something the protocol does not allow.
+    case invalidMessage(reason: String)
+    /// Computing the `connection_init` payload failed.
+    case connectionPayloadFailed(underlying: any Error)
+    /// Reconnecting gave up; `lastError` is why the last attempt failed.
+    case reconnectAttemptsExhausted(attempts: Int, lastError: any Error)
+    /// The connection dropped while a mutation was in flight; mutations are never sent twice.
+    case connectionLost(operationName: String, underlying: any Error)
+    /// The server completed the operation without sending a result.
+    case noResult(operationName: String)
+    /// ``WebSocketNetworkTransport/disconnect()`` ended the operation.
+    case disconnected
+
+    /// The close code, when the server closed the socket (also inside exhausted reconnects).
+    public var closeCode: GraphQLWebSocketCloseCode? {
+        switch self {
+        case .closed(let code, _): code
+        case .reconnectAttemptsExhausted(_, let error as WebSocketTransportError): error.closeCode
+        case .connectionLost(_, let error as WebSocketTransportError): error.closeCode
+        default: nil
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .closed(let code, let reason):
+            "the server closed the WebSocket: \(code)" + (reason.map { ": \($0)" } ?? "")
+        case .connectionRejected(let payload):
+            "the server refused the connection" + (payload.map { ": \($0)" } ?? "")
+        case .connectionFailed(let underlying):
+            "the WebSocket connection failed: \(underlying)"
+        case .acknowledgementTimeout(let duration):
+            "no connection_ack within \(duration)"
+        case .pongTimeout(let duration):
+            "no pong within \(duration)"
+        case .invalidMessage(let reason):
+            "the server sent an invalid message: \(reason)"
+        case .connectionPayloadFailed(let underlying):
+            "the connection_init payload could not be made: \(underlying)"
+        case .reconnectAttemptsExhausted(let attempts, let lastError):
+            "gave up reconnecting after \(attempts) attempts: \(lastError)"
+        case .connectionLost(let name, let underlying):
+            "\(name): the connection dropped while the mutation was in flight: \(underlying)"
+        case .noResult(let name):
+            "\(name): the server completed the operation without a result"
+        case .disconnected:
+            "the transport was disconnected"
+        }
+    }
+}
