@@ -119,7 +119,9 @@ public final class SQLiteNormalizedCache: NormalizedCache, @unchecked Sendable {
         do {
             try connection.execute("BEGIN IMMEDIATE")
             do throws(SQLiteCacheError) {
-                for (id, state) in changes {
+                // In key order, so the index grows at its end; one buffer for every record's bytes.
+                var bytes: [UInt8] = []
+                for (id, state) in changes.sorted(by: { $0.key < $1.key }) {
                     switch state {
                     case nil:
                         try connection.run("DELETE FROM records WHERE id = ?", [.text(id.rawValue)])
@@ -127,9 +129,10 @@ public final class SQLiteNormalizedCache: NormalizedCache, @unchecked Sendable {
                         try connection.run(
                             "INSERT OR REPLACE INTO records (id, deleted, record) VALUES (?, 1, NULL)", [.text(id.rawValue)])
                     case .present(let record)?:
+                        bytes.removeAll(keepingCapacity: true)
+                        RecordCoding.encode(record, into: &bytes)
                         try connection.run(
-                            "INSERT OR REPLACE INTO records (id, deleted, record) VALUES (?, 0, ?)",
-                            [.text(id.rawValue), .blob(RecordCoding.encode(record))])
+                            "INSERT OR REPLACE INTO records (id, deleted, record) VALUES (?, 0, ?)", [.text(id.rawValue), .blob(bytes)])
                     }
                 }
                 try connection.execute("COMMIT")
