@@ -119,9 +119,9 @@ public final class SQLiteNormalizedCache: NormalizedCache, @unchecked Sendable {
         do {
             try connection.execute("BEGIN IMMEDIATE")
             do throws(SQLiteCacheError) {
-                // In key order, so the index grows at its end; one buffer for every record's bytes.
+                // One buffer for every record's bytes.
                 var bytes: [UInt8] = []
-                for (id, state) in changes.sorted(by: { $0.key < $1.key }) {
+                for (id, state) in changes {
                     switch state {
                     case nil:
                         try connection.run("DELETE FROM records WHERE id = ?", [.text(id.rawValue)])
