@@ -6,6 +6,9 @@ import Foundation
 final class SQLiteConnection {
     let path: String
     private var handle: OpaquePointer?
+    /// Prepared statements by their SQL, kept for the connection's life: preparing costs more
+    /// than running a small statement.
+    private var statements: [String: OpaquePointer] = [:]
 
     init(path: String) throws(SQLiteCacheError) {
         self.path = path
@@ -22,6 +25,7 @@ final class SQLiteConnection {
     }
 
     deinit {
+        for statement in statements.values { sqlite3_finalize(statement) }
         sqlite3_close_v2(handle)
     }
 
@@ -47,12 +51,23 @@ final class SQLiteConnection {
         case null
     }
 
+    /// The prepared statement for `sql`, prepared on first use.
+    private func statement(_ sql: String) throws(SQLiteCacheError) -> OpaquePointer {
+        if let statement = statements[sql] { return statement }
+        var statement: OpaquePointer?
+        let prepared = sqlite3_prepare_v3(handle, sql, -1, UInt32(SQLITE_PREPARE_PERSISTENT), &statement, nil)
+        guard prepared == SQLITE_OK, let statement else { throw error(prepared) }
+        statements[sql] = statement
+        return statement
+    }
+
     /// Runs one statement with bound parameters, calling `row` for each result row.
     func run(_ sql: String, _ parameters: [Value] = [], row: ((Row) throws(SQLiteCacheError) -> Void)? = nil) throws(SQLiteCacheError) {
-        var statement: OpaquePointer?
-        let prepared = sqlite3_prepare_v2(handle, sql, -1, &statement, nil)
-        guard prepared == SQLITE_OK, let statement else { throw error(prepared) }
-        defer { sqlite3_finalize(statement) }
+        let statement = try statement(sql)
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
         for (offset, parameter) in parameters.enumerated() {
             let index = Int32(offset + 1)
             switch parameter {

@@ -119,6 +119,8 @@ public final class SQLiteNormalizedCache: NormalizedCache, @unchecked Sendable {
         do {
             try connection.execute("BEGIN IMMEDIATE")
             do throws(SQLiteCacheError) {
+                // One buffer for every record's bytes.
+                var bytes: [UInt8] = []
                 for (id, state) in changes {
                     switch state {
                     case nil:
@@ -127,9 +129,10 @@ public final class SQLiteNormalizedCache: NormalizedCache, @unchecked Sendable {
                         try connection.run(
                             "INSERT OR REPLACE INTO records (id, deleted, record) VALUES (?, 1, NULL)", [.text(id.rawValue)])
                     case .present(let record)?:
+                        bytes.removeAll(keepingCapacity: true)
+                        RecordCoding.encode(record, into: &bytes)
                         try connection.run(
-                            "INSERT OR REPLACE INTO records (id, deleted, record) VALUES (?, 0, ?)",
-                            [.text(id.rawValue), .blob(RecordCoding.encode(record))])
+                            "INSERT OR REPLACE INTO records (id, deleted, record) VALUES (?, 0, ?)", [.text(id.rawValue), .blob(bytes)])
                     }
                 }
                 try connection.execute("COMMIT")

@@ -10,7 +10,7 @@ import BatonAPI
 ///     webSocketNetworkTransport: WebSocketNetworkTransport(url: webSocketURL))
 /// let client = BatonClient(networkTransport: transport)
 /// ```
-public final class SplitNetworkTransport: SubscriptionNetworkTransport {
+public final class SplitNetworkTransport: SubscriptionNetworkTransport, UploadingNetworkTransport {
     /// Queries, mutations (and uploads) when they do not go over the WebSocket.
     public let uploadingNetworkTransport: any NetworkTransport
     public let webSocketNetworkTransport: any SubscriptionNetworkTransport
@@ -41,6 +41,22 @@ public final class SplitNetworkTransport: SubscriptionNetworkTransport {
             return try await webSocketNetworkTransport.send(operation: operation)
         }
         return try await uploadingNetworkTransport.send(operation: operation)
+    }
+
+    /// Each response as it arrives: incremental (`@defer`/`@stream`) responses come over HTTP.
+    public func responses<Operation: GraphQLOperation>(for operation: Operation) -> AsyncThrowingStream<GraphQLResponse, any Error> {
+        if sendsEverythingOverWebSocket || Operation.operationType == .subscription {
+            return webSocketNetworkTransport.responses(for: operation)
+        }
+        return uploadingNetworkTransport.responses(for: operation)
+    }
+
+    /// Uploads go over HTTP (the multipart request spec has no WebSocket form).
+    public func upload<Operation: GraphQLOperation>(operation: Operation, files: [GraphQLFile]) async throws -> GraphQLResponse {
+        guard let uploading = uploadingNetworkTransport as? any UploadingNetworkTransport else {
+            throw BatonError.uploadsNotSupported(operationName: Operation.operationName)
+        }
+        return try await uploading.upload(operation: operation, files: files)
     }
 
     public func subscribe<Subscription: GraphQLSubscription>(

@@ -16,6 +16,11 @@ let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().delet
     .deletingLastPathComponent().appendingPathComponent("Fixtures/github")
 let responseData = try Data(contentsOf: fixtures.appendingPathComponent("IssuesAndCommentsForRepository.response.json"))
 
+if let flag = CommandLine.arguments.firstIndex(of: "--profile") {
+    try ProfileWorkload.run(arguments: Array(CommandLine.arguments[(flag + 1)...]), response: responseData)
+    exit(0)
+}
+
 var figures: [Figure] = []
 var notes: [String] = []
 

@@ -37,6 +37,15 @@ struct JSONParser: ~Copyable {
     private var depth = 0
     /// Reused buffer for strings with escapes.
     private var scratch: [UInt8] = []
+    /// The members of the objects and the elements of the lists being parsed, innermost last:
+    /// each object or list gets arrays of its exact size once it is complete, instead of
+    /// arrays grown member by member.
+    private var pendingKeys: [String] = []
+    private var pendingValues: [JSONValue] = []
+    /// Key lists already made: objects with the same keys in the same order (the objects of a
+    /// list, mostly) share one array.
+    private var shapes: [[String]] = []
+    private static let maximumShapes = 64
 
     private init(bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
@@ -127,13 +136,13 @@ struct JSONParser: ~Copyable {
         try enterNesting()
         position += 1  // {
         skipWhitespace()
-        var keys: [String] = []
-        var values: [JSONValue] = []
         if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
             position += 1
             depth -= 1
             return .object(JSONObject())
         }
+        let base = pendingKeys.count
+        let valueBase = pendingValues.count
         var hasDuplicate = false
         while true {
             guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
@@ -147,11 +156,11 @@ struct JSONParser: ~Copyable {
             position += 1
             skipWhitespace()
             let value = try parseValue()
-            if !hasDuplicate && keys.count < JSONObject.indexThreshold && keys.contains(key) {
+            if !hasDuplicate && pendingKeys.count - base < JSONObject.indexThreshold && pendingKeys[base...].contains(key) {
                 hasDuplicate = true
             }
-            keys.append(key)
-            values.append(value)
+            pendingKeys.append(key)
+            pendingValues.append(value)
             skipWhitespace()
             guard position < bytes.count else { throw error(expected: "',' or '}'") }
             let byte = bytes[position]
@@ -164,24 +173,42 @@ struct JSONParser: ~Copyable {
             throw error(expected: "',' or '}'", at: position - 1)
         }
         depth -= 1
-        if hasDuplicate || (keys.count > JSONObject.indexThreshold && Set(keys).count != keys.count) {
-            return .object(JSONObject(zip(keys, values)))
+        let count = pendingKeys.count - base
+        defer {
+            pendingKeys.removeLast(count)
+            pendingValues.removeLast(count)
         }
-        return .object(JSONObject(uniqueKeys: keys, values: values))
+        let values = Array(pendingValues[valueBase...])
+        if hasDuplicate || (count > JSONObject.indexThreshold && Set(pendingKeys[base...]).count != count) {
+            return .object(JSONObject(zip(pendingKeys[base...], values)))
+        }
+        return .object(JSONObject(uniqueKeys: sharedKeys(from: base), values: values))
+    }
+
+    /// The pending keys from `base` on as an array, shared with earlier objects that had the same keys.
+    private mutating func sharedKeys(from base: Int) -> [String] {
+        let keys = pendingKeys[base...]
+        for shape in shapes where shape.count == keys.count && shape.elementsEqual(keys) {
+            return shape
+        }
+        let shape = Array(keys)
+        if shapes.count < Self.maximumShapes { shapes.append(shape) }
+        return shape
     }
 
     private mutating func parseList() throws(JSONParseError) -> JSONValue {
         try enterNesting()
         position += 1  // [
         skipWhitespace()
-        var elements: [JSONValue] = []
         if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
             position += 1
             depth -= 1
-            return .list(elements)
+            return .list([])
         }
+        let base = pendingValues.count
         while true {
-            elements.append(try parseValue())
+            let element = try parseValue()
+            pendingValues.append(element)
             skipWhitespace()
             guard position < bytes.count else { throw error(expected: "',' or ']'") }
             let byte = bytes[position]
@@ -194,7 +221,8 @@ struct JSONParser: ~Copyable {
             throw error(expected: "',' or ']'", at: position - 1)
         }
         depth -= 1
-        return .list(elements)
+        defer { pendingValues.removeLast(pendingValues.count - base) }
+        return .list(Array(pendingValues[base...]))
     }
 
     // MARK: Strings

@@ -15,6 +15,16 @@ extension JSONValue {
         Data(serialized(sortedKeys: sortedKeys))
     }
 
+    /// Appends the value as compact JSON (UTF-8) to `output`, for writers of larger documents.
+    public func serialize(into output: inout [UInt8], sortedKeys: Bool = false) {
+        JSONSerializer.write(self, into: &output, sortedKeys: sortedKeys)
+    }
+
+    /// Appends `string` as a JSON string (quoted, escaped) to `output`.
+    public static func serialize(string: String, into output: inout [UInt8]) {
+        JSONSerializer.writeString(string, into: &output)
+    }
+
     /// The value as a compact JSON string.
     public func serializedString(sortedKeys: Bool = false) -> String {
         String(decoding: serialized(sortedKeys: sortedKeys), as: UTF8.self)
@@ -80,21 +90,28 @@ enum JSONSerializer {
 
     static func writeString(_ string: String, into output: inout [UInt8]) {
         output.append(UInt8(ascii: "\""))
-        for byte in string.utf8 {
-            switch byte {
-            case UInt8(ascii: "\""): output.append(contentsOf: [0x5C, 0x22])
-            case UInt8(ascii: "\\"): output.append(contentsOf: [0x5C, 0x5C])
-            case 0x0A: output.append(contentsOf: [0x5C, UInt8(ascii: "n")])
-            case 0x0D: output.append(contentsOf: [0x5C, UInt8(ascii: "r")])
-            case 0x09: output.append(contentsOf: [0x5C, UInt8(ascii: "t")])
-            case 0x08: output.append(contentsOf: [0x5C, UInt8(ascii: "b")])
-            case 0x0C: output.append(contentsOf: [0x5C, UInt8(ascii: "f")])
-            case 0x00..<0x20:
-                output.append(contentsOf: [0x5C, UInt8(ascii: "u"), 0x30, 0x30])
-                output.append(hexDigits[Int(byte >> 4)])
-                output.append(hexDigits[Int(byte & 0xF)])
-            default: output.append(byte)
+        var string = string
+        string.withUTF8 { bytes in
+            // Copy runs of bytes that need no escape at once; escape the others one by one.
+            var runStart = 0
+            for (position, byte) in bytes.enumerated() where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") {
+                output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<position]))
+                runStart = position + 1
+                output.append(UInt8(ascii: "\\"))
+                switch byte {
+                case UInt8(ascii: "\""), UInt8(ascii: "\\"): output.append(byte)
+                case 0x0A: output.append(UInt8(ascii: "n"))
+                case 0x0D: output.append(UInt8(ascii: "r"))
+                case 0x09: output.append(UInt8(ascii: "t"))
+                case 0x08: output.append(UInt8(ascii: "b"))
+                case 0x0C: output.append(UInt8(ascii: "f"))
+                default:
+                    output.append(contentsOf: "u00".utf8)
+                    output.append(hexDigits[Int(byte >> 4)])
+                    output.append(hexDigits[Int(byte & 0xF)])
+                }
             }
+            output.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart...]))
         }
         output.append(UInt8(ascii: "\""))
     }

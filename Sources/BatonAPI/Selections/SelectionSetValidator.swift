@@ -19,6 +19,16 @@ public struct SelectionSetDecodingError: Error, Sendable, Hashable, CustomString
 /// Checks a response object against selection metadata.
 struct SelectionSetValidator {
     let variables: JSONObject
+    /// Where the walk is; made into a ``ResponsePath`` only for an error.
+    private var path: [ResponsePath.Component] = []
+
+    init(variables: JSONObject) {
+        self.variables = variables
+    }
+
+    private func mismatch(expected: String, found: String) -> SelectionSetDecodingError {
+        SelectionSetDecodingError(path: ResponsePath(path), expected: expected, found: found)
+    }
 
     /// Whether selections under these conditions apply: `true`, `false`, or `nil` when a
     /// variable they need was not given (then the data may or may not be there).
@@ -34,9 +44,8 @@ struct SelectionSetValidator {
         return result
     }
 
-    func validateObject(
-        _ object: JSONObject, selections: [Selection], parentType: String, path: ResponsePath,
-        optional: Bool = false
+    mutating func validateObject(
+        _ object: JSONObject, selections: [Selection], parentType: String, optional: Bool = false
     ) throws(SelectionSetDecodingError) {
         let typename = object["__typename"]?.stringValue
         for selection in selections {
@@ -48,15 +57,16 @@ struct SelectionSetValidator {
                 guard let value = object[key] else {
                     // `__id` is the store's record ID: servers do not send it.
                     if optional || applies == nil || field.name == "__id" { continue }
-                    throw SelectionSetDecodingError(
-                        path: path.appending(key), expected: field.type.graphQLDescription, found: "nothing")
+                    path.append(.key(key))
+                    throw mismatch(expected: field.type.graphQLDescription, found: "nothing")
                 }
-                try validateValue(
-                    value, type: field.type, selections: field.selections, scalar: field.scalar, path: path.appending(key))
+                path.append(.key(key))
+                try validateValue(value, type: field.type, selections: field.selections, scalar: field.scalar)
+                path.removeLast()
             case .inlineFragment(let fragment):
                 // A deferred fragment that has not arrived yet is not an error.
                 guard let applies = applies(fragment.conditions), !fragment.isDeferred || applies == false else {
-                    try validateConditional(object, fragment.typeCondition, fragment.selections, parentType, typename, path)
+                    try validateConditional(object, fragment.typeCondition, fragment.selections, parentType, typename)
                     continue
                 }
                 if !applies { continue }
@@ -65,45 +75,46 @@ struct SelectionSetValidator {
                 {
                     continue
                 }
-                try validateObject(object, selections: fragment.selections, parentType: parentType, path: path, optional: optional)
+                try validateObject(object, selections: fragment.selections, parentType: parentType, optional: optional)
             case .fragmentSpread(let spread):
                 guard let applies = applies(spread.conditions), !spread.isDeferred || applies == false else {
-                    try validateConditional(object, spread.typeCondition, spread.selections, parentType, typename, path)
+                    try validateConditional(object, spread.typeCondition, spread.selections, parentType, typename)
                     continue
                 }
                 if !applies || !spread.typeCondition.matches(typename ?? parentType) { continue }
-                try validateObject(object, selections: spread.selections, parentType: parentType, path: path, optional: optional)
+                try validateObject(object, selections: spread.selections, parentType: parentType, optional: optional)
             }
         }
     }
 
     /// Selections under a condition that cannot be evaluated: what is there must match, but
     /// nothing is required.
-    private func validateConditional(
+    private mutating func validateConditional(
         _ object: JSONObject, _ condition: TypeCondition?, _ selections: [Selection], _ parentType: String,
-        _ typename: String?, _ path: ResponsePath
+        _ typename: String?
     ) throws(SelectionSetDecodingError) {
         if let condition, !condition.matches(typename ?? parentType) { return }
-        try validateObject(object, selections: selections, parentType: parentType, path: path, optional: true)
+        try validateObject(object, selections: selections, parentType: parentType, optional: true)
     }
 
-    private func validateValue(
-        _ value: JSONValue, type: FieldType, selections: [Selection], scalar: (any SelectionSetValue.Type)?,
-        path: ResponsePath
+    private mutating func validateValue(
+        _ value: JSONValue, type: FieldType, selections: [Selection], scalar: (any SelectionSetValue.Type)?
     ) throws(SelectionSetDecodingError) {
         switch type {
         case .nonNull(let inner):
             if case .null = value {
-                throw SelectionSetDecodingError(path: path, expected: type.graphQLDescription, found: "null")
+                throw mismatch(expected: type.graphQLDescription, found: "null")
             }
-            try validateValue(value, type: inner, selections: selections, scalar: scalar, path: path)
+            try validateValue(value, type: inner, selections: selections, scalar: scalar)
         case .list(let inner):
             if case .null = value { return }
             guard case .list(let elements) = value else {
-                throw SelectionSetDecodingError(path: path, expected: type.graphQLDescription, found: value.kindDescription)
+                throw mismatch(expected: type.graphQLDescription, found: value.kindDescription)
             }
             for (index, element) in elements.enumerated() {
-                try validateValue(element, type: inner, selections: selections, scalar: scalar, path: path.appending(index))
+                path.append(.index(index))
+                try validateValue(element, type: inner, selections: selections, scalar: scalar)
+                path.removeLast()
             }
         case .scalar(let name):
             if case .null = value { return }
@@ -118,19 +129,19 @@ struct SelectionSetValidator {
             default: ok = scalar.map { $0._fromJSON(value) != nil } ?? true  // custom scalars read themselves
             }
             if !ok {
-                throw SelectionSetDecodingError(path: path, expected: name, found: value.kindDescription)
+                throw mismatch(expected: name, found: value.kindDescription)
             }
         case .enumeration(let name):
             if case .null = value { return }
             guard value.stringValue != nil else {
-                throw SelectionSetDecodingError(path: path, expected: "\(name) (an enum value)", found: value.kindDescription)
+                throw mismatch(expected: "\(name) (an enum value)", found: value.kindDescription)
             }
         case .object(let name):
             if case .null = value { return }
             guard case .object(let object) = value else {
-                throw SelectionSetDecodingError(path: path, expected: "\(name) (an object)", found: value.kindDescription)
+                throw mismatch(expected: "\(name) (an object)", found: value.kindDescription)
             }
-            try validateObject(object, selections: selections, parentType: name, path: path)
+            try validateObject(object, selections: selections, parentType: name)
         }
     }
 }

@@ -19,7 +19,6 @@ public struct HandleInvocation: Sendable {
 public struct ResponseNormalizer {
     public let cacheKeys: CacheKeyConfiguration
     public let variables: JSONObject
-    private let collector: FieldCollector
     /// Every prefix of every error path: a null at one of these came from an error.
     private let errorPrefixes: Set<ResponsePath>
     private var changes = RecordSource()
@@ -29,7 +28,6 @@ public struct ResponseNormalizer {
     public init(cacheKeys: CacheKeyConfiguration = .default, variables: JSONObject = [:], errorPaths: [ResponsePath] = []) {
         self.cacheKeys = cacheKeys
         self.variables = variables
-        collector = FieldCollector(variables: variables)
         var prefixes = Set<ResponsePath>()
         for errorPath in errorPaths {
             for length in 0...errorPath.components.count {
@@ -58,62 +56,92 @@ public struct ResponseNormalizer {
         variables: JSONObject = [:], cacheKeys: CacheKeyConfiguration = .default, errorPaths: [ResponsePath] = []
     ) -> (changes: RecordSource, handles: [HandleInvocation]) {
         var normalizer = ResponseNormalizer(cacheKeys: cacheKeys, variables: variables, errorPaths: errorPaths)
-        normalizer.normalizeObject(data, id: rootID, parentType: rootType, selections: selections)
+        normalizer.normalizeObject(data, id: rootID, parentType: rootType, plan: SelectionPlan(selections, variables: variables))
         return (normalizer.changes, normalizer.handles)
     }
 
     private var tracksPath: Bool { !errorPrefixes.isEmpty }
 
-    private mutating func normalizeObject(_ object: JSONObject, id: DataID, parentType: String, selections: [Selection]) {
+    private mutating func normalizeObject(_ object: JSONObject, id: DataID, parentType: String, plan: SelectionPlan) {
         let typename = object["__typename"]?.stringValue
-        var record = changes[id] ?? Record(id: id)
-        if let typename {
-            record.typename = typename
-        } else if record.typename == nil, id != .rootID {
-            record.typename = parentType
+        let planned = plan.object(for: typename ?? parentType)
+        var values: [RecordValue] = []
+        values.reserveCapacity(planned.fields.count)
+        // The keys of `values`, kept only once they differ from the plan's shared storage keys
+        // (a field was absent, or skipped for an error).
+        var keys: [String]? = planned.storageKeys == nil ? [] : nil
+        func skip() {
+            if keys == nil, let shared = planned.storageKeys { keys = Array(shared[..<values.count]) }
         }
-        for group in collector.collect(selections, typename: typename, parentType: parentType) {
-            let field = group.first
-            guard let value = object[group.responseKey] else { continue }
-            if field.name == "__typename" || field.name == "__id" { continue }
-            let storageKey = StorageKey.make(field: field, variables: variables)
-            for directive in group.fields.flatMap(\.directives) {
-                handles.append(HandleInvocation(parentID: id, field: field, storageKey: storageKey, value: value, directive: directive))
-            }
-            if tracksPath { path.append(.key(group.responseKey)) }
-            defer { if tracksPath { path.removeLast() } }
-            if case .null = value {
-                if tracksPath && errorPrefixes.contains(ResponsePath(path)) { continue }
-                record.fields[storageKey] = .null
+        for entry in planned.fields where entry.isStored {
+            guard let value = object[entry.responseKey] else {
+                skip()
                 continue
             }
-            if field.type.isComposite {
-                record.fields[storageKey] = normalizeLinked(
-                    value, type: field.type.namedType, selections: group.mergedSelections, parentID: id,
-                    storageKey: storageKey, indexPath: "")
-            } else {
-                record.fields[storageKey] = .scalar(value)
+            for directive in entry.directives {
+                handles.append(
+                    HandleInvocation(parentID: id, field: entry.field, storageKey: entry.storageKey, value: value, directive: directive))
             }
+            if tracksPath { path.append(.key(entry.responseKey)) }
+            defer { if tracksPath { path.removeLast() } }
+            let stored: RecordValue
+            if case .null = value {
+                if tracksPath && errorPrefixes.contains(ResponsePath(path)) {
+                    skip()
+                    continue
+                }
+                stored = .null
+            } else if case .composite(let type, let selections) = entry.kind {
+                stored = normalizeLinked(value, type: type, plan: selections, parentID: id, storageKey: entry.storageKey)
+            } else {
+                stored = .scalar(value)
+            }
+            values.append(stored)
+            keys?.append(entry.storageKey)
         }
-        // Another occurrence of the same record in this response may have been written while
-        // walking the children: merge rather than overwrite.
-        if let written = changes[id] {
-            var merged = written
-            if let typename = record.typename { merged.typename = typename }
-            for (key, value) in record.fields { merged.fields[key] = value }
-            changes.set(merged)
+        let fields: RecordFields
+        if let keys {
+            fields = planned.storageKeys == nil ? RecordFields(zip(keys, values)) : RecordFields(uniqueKeys: keys, values: values)
         } else {
-            changes.set(record)
+            fields = RecordFields(uniqueKeys: planned.storageKeys ?? [], values: values)
+        }
+        // Another occurrence of the same record in this response was written already (or while
+        // walking the children): merge, this occurrence's fields last.
+        let record = Record(id: id, typename: typename ?? (id == .rootID ? nil : parentType), fields: fields)
+        if case .present(var merged)? = changes.insert(record) {
+            if let typename {
+                merged.typename = typename
+            } else if merged.typename == nil {
+                merged.typename = record.typename
+            }
+            merged.fields.merge(fields)
+            changes.set(merged)
         }
     }
 
+    /// The value of a composite field: a link, a list of links (and nulls), or null. Objects
+    /// without a cache key get client IDs from `parentID` and the field's storage key, plus
+    /// `:<index>` per list level (`listID` is the ID of the list holding the value at `index`).
     private mutating func normalizeLinked(
-        _ value: JSONValue, type: String, selections: [Selection], parentID: DataID, storageKey: String, indexPath: String
+        _ value: JSONValue, type: String, plan: SelectionPlan, parentID: DataID, storageKey: String, listID: String? = nil,
+        index: Int = 0
     ) -> RecordValue {
+        /// The client ID of whatever is at this place, made only when needed.
+        func clientID() -> String {
+            guard let listID else { return ClientID.make(parentID: parentID, storageKey: storageKey).rawValue }
+            let suffix = String(index)
+            var id = ""
+            id.reserveCapacity(listID.utf8.count + 1 + suffix.utf8.count)
+            id += listID
+            id += ":"
+            id += suffix
+            return id
+        }
         switch value {
         case .null:
             return .null
         case .list(let items):
+            let id = clientID()
             var result: [RecordValue] = []
             result.reserveCapacity(items.count)
             for (index, item) in items.enumerated() {
@@ -121,21 +149,17 @@ public struct ResponseNormalizer {
                 if case .null = item, tracksPath, errorPrefixes.contains(ResponsePath(path)) {
                     result.append(.null)
                 } else {
-                    let itemPath = indexPath.isEmpty ? String(index) : indexPath + ":" + String(index)
                     result.append(
                         normalizeLinked(
-                            item, type: type, selections: selections, parentID: parentID, storageKey: storageKey,
-                            indexPath: itemPath))
+                            item, type: type, plan: plan, parentID: parentID, storageKey: storageKey, listID: id, index: index))
                 }
                 if tracksPath { path.removeLast() }
             }
             return .list(result)
         case .object(let object):
             let typename = object["__typename"]?.stringValue
-            let id =
-                cacheKeys.cacheKey(typename: typename ?? type, object: object)
-                ?? DataID(ClientID.make(parentID: parentID, storageKey: storageKey).rawValue + (indexPath.isEmpty ? "" : ":" + indexPath))
-            normalizeObject(object, id: id, parentType: type, selections: selections)
+            let id = cacheKeys.cacheKey(typename: typename ?? type, object: object) ?? DataID(clientID())
+            normalizeObject(object, id: id, parentType: type, plan: plan)
             return .link(id)
         default:
             // Not an object where one was selected; `init(jsonObject:)` rejects such responses,

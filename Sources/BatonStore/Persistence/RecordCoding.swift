@@ -10,22 +10,47 @@ public enum RecordCoding {
     }
 
     public static func encode(_ record: Record) -> [UInt8] {
-        var fields = JSONObject()
-        for key in record.fields.keys.sorted() {
-            fields[key] = encode(record.fields[key]!)
-        }
-        var object: JSONObject = ["__id": .string(record.id.rawValue)]
-        if let typename = record.typename { object["__typename"] = .string(typename) }
-        object["fields"] = .object(fields)
-        return JSONValue.object(object).serialized()
+        var output: [UInt8] = []
+        output.reserveCapacity(128)
+        encode(record, into: &output)
+        return output
     }
 
-    private static func encode(_ value: RecordValue) -> JSONValue {
-        switch value {
-        case .scalar(let scalar): return ["v": scalar]
-        case .link(let id): return ["__ref": .string(id.rawValue)]
-        case .list(let items): return ["__list": .list(items.map(encode))]
+    /// Appends the record's stored form to `output` (fields in sorted key order).
+    public static func encode(_ record: Record, into output: inout [UInt8]) {
+        output.append(contentsOf: #"{"__id":"#.utf8)
+        JSONValue.serialize(string: record.id.rawValue, into: &output)
+        if let typename = record.typename {
+            output.append(contentsOf: #","__typename":"#.utf8)
+            JSONValue.serialize(string: typename, into: &output)
         }
+        output.append(contentsOf: #","fields":{"#.utf8)
+        for (offset, key) in record.fields.keys.sorted().enumerated() {
+            if offset > 0 { output.append(UInt8(ascii: ",")) }
+            JSONValue.serialize(string: key, into: &output)
+            output.append(UInt8(ascii: ":"))
+            encode(record.fields[key]!, into: &output)
+        }
+        output.append(contentsOf: "}}".utf8)
+    }
+
+    private static func encode(_ value: RecordValue, into output: inout [UInt8]) {
+        switch value {
+        case .scalar(let scalar):
+            output.append(contentsOf: #"{"v":"#.utf8)
+            scalar.serialize(into: &output)
+        case .link(let id):
+            output.append(contentsOf: #"{"__ref":"#.utf8)
+            JSONValue.serialize(string: id.rawValue, into: &output)
+        case .list(let items):
+            output.append(contentsOf: #"{"__list":["#.utf8)
+            for (offset, item) in items.enumerated() {
+                if offset > 0 { output.append(UInt8(ascii: ",")) }
+                encode(item, into: &output)
+            }
+            output.append(UInt8(ascii: "]"))
+        }
+        output.append(UInt8(ascii: "}"))
     }
 
     public static func decode(_ bytes: some Collection<UInt8>) throws -> Record {

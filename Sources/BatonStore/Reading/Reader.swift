@@ -25,16 +25,12 @@ public struct Reader {
     public typealias Lookup = (DataID) -> RecordState?
 
     private let lookup: Lookup
-    private let variables: JSONObject
-    private let collector: FieldCollector
     private var seen = Set<DataID>()
     private var seenRootFields = Set<String>()
     private var isMissing = false
 
-    init(lookup: @escaping Lookup, variables: JSONObject) {
+    init(lookup: @escaping Lookup) {
         self.lookup = lookup
-        self.variables = variables
-        collector = FieldCollector(variables: variables)
     }
 
     /// Reads `selections` starting at record `rootID`.
@@ -42,11 +38,11 @@ public struct Reader {
         selections: [Selection], rootID: DataID = .rootID, rootType: String, variables: JSONObject = [:],
         lookup: @escaping Lookup
     ) -> ReadResult {
-        var reader = Reader(lookup: lookup, variables: variables)
+        var reader = Reader(lookup: lookup)
         reader.seen.insert(rootID)
         switch lookup(rootID) {
         case .present(let record)?:
-            let data = reader.readObject(record, parentType: rootType, selections: selections)
+            let data = reader.readObject(record, parentType: rootType, plan: SelectionPlan(selections, variables: variables))
             return ReadResult(data: data, seenIDs: reader.seen, seenRootFields: reader.seenRootFields, isMissing: reader.isMissing)
         case .deleted?, nil:
             return ReadResult(data: nil, seenIDs: reader.seen, isMissing: true)
@@ -61,32 +57,32 @@ public struct Reader {
         read(selections: selections, rootID: rootID, rootType: rootType, variables: variables) { source.state(of: $0) }
     }
 
-    private mutating func readObject(_ record: Record, parentType: String, selections: [Selection]) -> JSONObject {
+    private mutating func readObject(_ record: Record, parentType: String, plan: SelectionPlan) -> JSONObject {
+        let planned = plan.object(for: record.typename ?? parentType).fields
         var keys: [String] = []
         var values: [JSONValue] = []
-        for group in collector.collect(selections, typename: record.typename, parentType: parentType) {
-            let field = group.first
+        keys.reserveCapacity(planned.count)
+        values.reserveCapacity(planned.count)
+        let isRoot = record.id == .rootID
+        for entry in planned {
             let value: JSONValue
-            switch field.name {
-            case "__typename":
+            switch entry.kind {
+            case .typename:
                 guard let typename = record.typename else {
                     isMissing = true
                     continue
                 }
                 value = .string(typename)
-            case "__id":
+            case .recordID:
                 value = .string(record.id.rawValue)
-            default:
-                let storageKey = Self.readKey(of: field, variables: variables)
-                if record.id == .rootID { seenRootFields.insert(storageKey) }
-                guard let stored = record.fields[storageKey] else {
+            case .scalar, .composite:
+                if isRoot { seenRootFields.insert(entry.readKey) }
+                guard let stored = record.fields[entry.readKey] else {
                     isMissing = true
                     continue
                 }
-                if field.type.isComposite {
-                    guard let linked = readLinked(stored, type: field.type.namedType, selections: group.mergedSelections) else {
-                        continue
-                    }
+                if case .composite(let type, let selections) = entry.kind {
+                    guard let linked = readLinked(stored, type: type, plan: selections) else { continue }
                     value = linked
                 } else {
                     guard case .scalar(let scalar) = stored else {
@@ -96,7 +92,7 @@ public struct Reader {
                     value = scalar
                 }
             }
-            keys.append(group.responseKey)
+            keys.append(entry.responseKey)
             values.append(value)
         }
         return JSONObject(uniqueKeys: keys, values: values)
@@ -104,17 +100,17 @@ public struct Reader {
 
     /// Where a field is read from: its storage key, or for a `@connection` field the client
     /// connection that the connection handler keeps.
-    static func readKey(of field: Field, variables: JSONObject) -> String {
+    static func readKey(of field: Field, variables: JSONObject, storageKey: String? = nil) -> String {
         for directive in field.directives {
             if case .connection(let key, let filters) = directive {
                 return ConnectionHandler.handleKey(
                     key: key, filters: ConnectionHandler.filterValues(field: field, filters: filters, variables: variables))
             }
         }
-        return StorageKey.make(field: field, variables: variables)
+        return storageKey ?? StorageKey.make(field: field, variables: variables)
     }
 
-    private mutating func readLinked(_ stored: RecordValue, type: String, selections: [Selection]) -> JSONValue? {
+    private mutating func readLinked(_ stored: RecordValue, type: String, plan: SelectionPlan) -> JSONValue? {
         switch stored {
         case .scalar(.null):
             return .null
@@ -125,7 +121,7 @@ public struct Reader {
             var result: [JSONValue] = []
             result.reserveCapacity(items.count)
             for item in items {
-                guard let value = readLinked(item, type: type, selections: selections) else { return nil }
+                guard let value = readLinked(item, type: type, plan: plan) else { return nil }
                 result.append(value)
             }
             return .list(result)
@@ -133,7 +129,7 @@ public struct Reader {
             seen.insert(id)
             switch lookup(id) {
             case .present(let record)?:
-                return .object(readObject(record, parentType: type, selections: selections))
+                return .object(readObject(record, parentType: type, plan: plan))
             case .deleted?:
                 return .null
             case nil:

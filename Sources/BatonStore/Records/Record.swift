@@ -5,9 +5,9 @@ import BatonAPI
 public struct Record: Sendable, Hashable {
     public let id: DataID
     public var typename: String?
-    public var fields: [String: RecordValue]
+    public var fields: RecordFields
 
-    public init(id: DataID, typename: String? = nil, fields: [String: RecordValue] = [:]) {
+    public init(id: DataID, typename: String? = nil, fields: RecordFields = [:]) {
         self.id = id
         self.typename = typename
         self.fields = fields
@@ -28,7 +28,7 @@ public struct Record: Sendable, Hashable {
 
 /// The value of a record's field: a scalar (or a list of scalars, or null), a link to another
 /// record, or a list whose items are links, nulls or nested lists.
-public indirect enum RecordValue: Sendable, Hashable {
+public enum RecordValue: Sendable, Hashable {
     case scalar(JSONValue)
     case link(DataID)
     case list([RecordValue])
@@ -67,5 +67,142 @@ public indirect enum RecordValue: Sendable, Hashable {
     public var scalarValue: JSONValue? {
         if case .scalar(let value) = self { return value }
         return nil
+    }
+}
+
+/// The fields of a record by storage key, compactly: the keys in one array, which records of
+/// the same shape share (the normalizer makes one per selection set and type), and the values
+/// in another. Looking a key up is a short linear scan for small records and a hash lookup for
+/// large ones. Like a dictionary, two are equal when they hold the same keys with equal values,
+/// whatever the order.
+public struct RecordFields: Sendable {
+    public private(set) var keys: [String]
+    public private(set) var values: [RecordValue]
+    /// Positions by key, kept only for records larger than `indexThreshold`.
+    private var index: [String: Int]?
+
+    static let indexThreshold = 12
+
+    /// No fields.
+    public init() {
+        keys = []
+        values = []
+        index = nil
+    }
+
+    /// Fields from keys known to be distinct, without checking. `keys` and `values` must have
+    /// the same count.
+    init(uniqueKeys keys: [String], values: [RecordValue]) {
+        self.keys = keys
+        self.values = values
+        index = nil
+        if keys.count > Self.indexThreshold { rebuildIndex() }
+    }
+
+    public var count: Int { keys.count }
+    public var isEmpty: Bool { keys.isEmpty }
+
+    @inline(__always)
+    private func position(of key: String) -> Int? {
+        if let index { return index[key] }
+        for position in keys.indices where keys[position] == key { return position }
+        return nil
+    }
+
+    /// The value stored under a key; setting `nil` removes the key.
+    public subscript(key: String) -> RecordValue? {
+        get {
+            guard let position = position(of: key) else { return nil }
+            return values[position]
+        }
+        set {
+            if let position = position(of: key) {
+                if let newValue {
+                    values[position] = newValue
+                } else {
+                    keys.remove(at: position)
+                    values.remove(at: position)
+                    if index != nil { rebuildIndex() }
+                }
+            } else if let newValue {
+                keys.append(key)
+                values.append(newValue)
+                if index != nil {
+                    index?[key] = keys.count - 1
+                } else if keys.count > Self.indexThreshold {
+                    rebuildIndex()
+                }
+            }
+        }
+    }
+
+    /// Fields from key-value pairs; a repeated key keeps its first position and its last value.
+    init<S: Sequence>(_ members: S) where S.Element == (String, RecordValue) {
+        self.init()
+        for (key, value) in members { self[key] = value }
+    }
+
+    /// Sets every field of `other` on these fields.
+    public mutating func merge(_ other: RecordFields) {
+        if keys.isEmpty {
+            self = other
+            return
+        }
+        for (key, value) in other { self[key] = value }
+    }
+
+    private mutating func rebuildIndex() {
+        var built = [String: Int](minimumCapacity: keys.count)
+        for (position, key) in keys.enumerated() { built[key] = position }
+        index = built
+    }
+}
+
+extension RecordFields: Sequence {
+    public struct Iterator: IteratorProtocol {
+        private let fields: RecordFields
+        private var position = 0
+
+        init(_ fields: RecordFields) { self.fields = fields }
+
+        public mutating func next() -> (key: String, value: RecordValue)? {
+            guard position < fields.keys.count else { return nil }
+            defer { position += 1 }
+            return (fields.keys[position], fields.values[position])
+        }
+    }
+
+    public func makeIterator() -> Iterator { Iterator(self) }
+    public var underestimatedCount: Int { keys.count }
+}
+
+extension RecordFields: ExpressibleByDictionaryLiteral {
+    public init(dictionaryLiteral elements: (String, RecordValue)...) {
+        self.init()
+        for (key, value) in elements { self[key] = value }
+    }
+}
+
+extension RecordFields: Hashable {
+    public static func == (lhs: RecordFields, rhs: RecordFields) -> Bool {
+        guard lhs.count == rhs.count else { return false }
+        if lhs.keys == rhs.keys { return lhs.values == rhs.values }
+        for (key, value) in lhs {
+            guard rhs[key] == value else { return false }
+        }
+        return true
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        // Order-independent, to agree with `==`.
+        var combined = 0
+        for (key, value) in self {
+            var member = Hasher()
+            member.combine(key)
+            member.combine(value)
+            combined ^= member.finalize()
+        }
+        hasher.combine(count)
+        hasher.combine(combined)
     }
 }

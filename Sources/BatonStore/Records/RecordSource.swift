@@ -48,6 +48,8 @@ public struct RecordSource: Sendable, Hashable {
     public var ids: Dictionary<DataID, RecordState>.Keys { states.keys }
 
     public mutating func set(_ record: Record) { states[record.id] = .present(record) }
+    /// Sets a record and returns the ID's state before (`nil` when it was missing), in one lookup.
+    mutating func insert(_ record: Record) -> RecordState? { states.updateValue(.present(record), forKey: record.id) }
     /// Sets an ID's state as it is, without merging.
     public mutating func replace(_ id: DataID, with state: RecordState) { states[id] = state }
     public mutating func delete(_ id: DataID) { states[id] = .deleted }
@@ -65,10 +67,15 @@ public struct RecordSource: Sendable, Hashable {
     /// Applies changes and also reports which fields of the root record changed (`nil` inside
     /// means the root changed as a whole).
     public mutating func apply(_ changes: RecordSource, changedRootFields: inout Set<String>) -> Set<DataID> {
-        var changed = Set<DataID>()
+        var changed = Set<DataID>(minimumCapacity: changes.count)
+        // IDs new to this source are added after the others, with room made for all at once.
+        var added: [(DataID, RecordState)] = []
         for (id, state) in changes.states {
-            switch (states[id], state) {
-            case (.present(var existing)?, .present(let update)):
+            guard let index = states.index(forKey: id) else {
+                added.append((id, state))
+                continue
+            }
+            if case .present(let update) = state, case .present(var existing) = states.values[index] {
                 var didChange = false
                 if let typename = update.typename, existing.typename != typename {
                     existing.typename = typename
@@ -80,15 +87,21 @@ public struct RecordSource: Sendable, Hashable {
                     if id == .rootID { changedRootFields.insert(key) }
                 }
                 if didChange {
-                    states[id] = .present(existing)
+                    states.values[index] = .present(existing)
                     changed.insert(id)
                 }
-            case (let old, _):
-                if old != state {
-                    states[id] = state
-                    changed.insert(id)
-                    if id == .rootID, case .present(let record) = state { changedRootFields.formUnion(record.fields.keys) }
-                }
+            } else if states.values[index] != state {
+                states.values[index] = state
+                changed.insert(id)
+                if id == .rootID, case .present(let record) = state { changedRootFields.formUnion(record.fields.keys) }
+            }
+        }
+        if !added.isEmpty {
+            states.reserveCapacity(states.count + added.count)
+            for (id, state) in added {
+                states[id] = state
+                changed.insert(id)
+                if id == .rootID, case .present(let record) = state { changedRootFields.formUnion(record.fields.keys) }
             }
         }
         return changed

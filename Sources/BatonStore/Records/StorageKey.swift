@@ -30,9 +30,16 @@ public enum StorageKey {
 public enum ClientID {
     /// `client:<parentID>:<storageKey>`, plus `:<index>` for an item of a list.
     public static func make(parentID: DataID, storageKey: String, index: Int? = nil) -> DataID {
-        var raw = parentID.rawValue.hasPrefix("client:") ? parentID.rawValue : "client:" + parentID.rawValue
-        raw += ":" + storageKey
-        if let index { raw += ":\(index)" }
+        let parent = parentID.rawValue
+        let prefixed = parent.hasPrefix("client:")
+        let suffix = index.map { ":" + String($0) } ?? ""
+        var raw = ""
+        raw.reserveCapacity((prefixed ? 0 : 7) + parent.utf8.count + 1 + storageKey.utf8.count + suffix.utf8.count)
+        if !prefixed { raw += "client:" }
+        raw += parent
+        raw += ":"
+        raw += storageKey
+        raw += suffix
         return DataID(raw)
     }
 }

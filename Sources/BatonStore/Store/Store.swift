@@ -13,6 +13,8 @@ public final class Store: Sendable {
     public let queryCacheExpirationTime: Duration?
 
     let state: Locked<StoreState>
+    /// Whether publishes are written through to `cache` (not for the in-memory default).
+    private let persists: Bool
     private let persistenceErrors: Locked<[any Error]>
 
     /// A store over `cache` (in memory by default). Records already in the cache are loaded; a
@@ -24,6 +26,7 @@ public final class Store: Sendable {
         queryCacheExpirationTime: Duration? = nil
     ) {
         self.cache = cache
+        persists = !(cache is InMemoryNormalizedCache)
         self.cacheKeys = cacheKeys
         self.releaseBufferSize = releaseBufferSize
         self.queryCacheExpirationTime = queryCacheExpirationTime
@@ -186,7 +189,10 @@ public final class Store: Sendable {
                 state.roots[fetched.rootKey, default: RootState(descriptor: fetched)].fetched(epoch: state.epoch, at: now)
             }
             var toPersist: [DataID: RecordState?] = [:]
-            for id in changed { toPersist[id] = state.source.state(of: id) }
+            if persists {
+                toPersist.reserveCapacity(changed.count)
+                for id in changed { toPersist[id] = state.source.state(of: id) }
+            }
             if state.layers.isEmpty && removedLayer == nil {
                 state.notifyWatchers(of: changed, changedRootFields: rootFields)
             } else {

@@ -197,6 +197,7 @@ struct StoreState {
     /// Re-reads the watchers that saw any of `changed` records or `changedRootFields` (all
     /// watchers of the root when `nil`) and calls those whose data changed.
     mutating func notifyWatchers(of changed: Set<DataID>, changedRootFields: Set<String>?) {
+        if watchers.isEmpty { return }
         var affected = Set<Int>()
         for id in changed where id != .rootID {
             if let ids = watchersByRecord[id] { affected.formUnion(ids) }

@@ -1,0 +1,58 @@
+import BatonAPI
+import BatonSQLite
+import BatonStore
+import Foundation
+
+/// `baton-bench --profile <workload> [repetitions]`: runs one figure's work alone, with no
+/// timing and no table, for a profiler (`valgrind --tool=callgrind`, `perf record`).
+enum ProfileWorkload: String, CaseIterable {
+    /// Baton's JSON parser on the response.
+    case parse
+    /// Parse, typed data and normalize into a fresh store (what a response costs).
+    case receive
+    /// Normalize the parsed response into a store over a fresh SQLite file.
+    case persist
+    /// Read the query back from a filled store into typed data.
+    case read
+    /// Peak resident memory of parsing alone, then of receiving into a store (printed).
+    case memory
+
+    static func run(arguments: [String], response: Data) throws {
+        guard let name = arguments.first, let workload = ProfileWorkload(rawValue: name) else {
+            throw BenchError("--profile needs one of: " + allCases.map(\.rawValue).joined(separator: ", "))
+        }
+        let repetitions = arguments.dropFirst().first.flatMap { Int($0) } ?? 20
+        try workload.run(response: response, repetitions: repetitions)
+    }
+
+    func run(response: Data, repetitions: Int) throws {
+        switch self {
+        case .parse:
+            for _ in 0..<repetitions { _ = try JSONValue(parsing: response) }
+        case .receive:
+            for _ in 0..<repetitions { try GitHubFigures.receive(response, into: Store()) }
+        case .persist:
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("baton-bench-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            for round in 0..<repetitions {
+                let cache = try SQLiteNormalizedCache(fileURL: folder.appendingPathComponent("cache-\(round).sqlite"))
+                try GitHubFigures.receive(response, into: Store(cache: cache))
+            }
+        case .memory:
+            let start = GitHubFigures.residentPeakKB()
+            var tree: JSONValue? = try JSONValue(parsing: response)
+            let parsed = GitHubFigures.residentPeakKB()
+            tree = nil
+            let store = Store()
+            try GitHubFigures.receive(response, into: store)
+            let received = GitHubFigures.residentPeakKB()
+            withExtendedLifetime((tree, store)) {}
+            print("peak KB: parse tree +\(parsed - start), then receiving into a store +\(received - start)")
+        case .read:
+            let store = Store()
+            try GitHubFigures.receive(response, into: store)
+            for _ in 0..<repetitions { _ = try store.read(query: GitHubFigures.query) }
+        }
+    }
+}
