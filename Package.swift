@@ -10,6 +10,8 @@ let package = Package(
         .library(name: "BatonSQLite", targets: ["BatonSQLite"]),
         .library(name: "Baton", targets: ["Baton"]),
         .library(name: "BatonExampleServer", targets: ["BatonExampleServer"]),
+        // The example schema's generated operations, for the fuzz targets in Fuzz/.
+        .library(name: "BatonExampleAPI", targets: ["BatonExampleAPI"]),
         .executable(name: "baton-example-server", targets: ["baton-example-server"]),
         .executable(name: "baton-demo", targets: ["baton-demo"]),
         .library(name: "BatonCodegen", targets: ["BatonCodegen"]),
