@@ -38,3 +38,16 @@ struct FuzzJSONReplayTests {
         }
     }
 }
+
+/// What the fuzzer found in the JSON parser, as ordinary tests.
+@Suite("Fuzz findings: JSON")
+struct FuzzJSONFindingTests {
+    /// Found by fuzz-json: `1E538` read as infinity, which serializes as `null`.
+    @Test func rejectsANumberBeyondTheRangeOfADouble() {
+        for text in ["1E538", "-1e400", "[0.1,1E538]"] {
+            #expect(throws: JSONParseError.self, "\(text)") { try JSONValue(parsing: text) }
+        }
+        #expect(try JSONValue(parsing: "1.7976931348623157e308") == .double(.greatestFiniteMagnitude))
+        #expect(try JSONValue(parsing: "1e-400") == .double(0))
+    }
+}
