@@ -10,7 +10,7 @@ let rootIdentity = root.lastPathComponent.lowercased()
 
 // `-sanitize=fuzzer` links libFuzzer's `main`, so the targets are libraries of entry points
 // (`-parse-as-library`). The libraries under test get the coverage instrumentation from
-// `scripts/fuzz`'s `-Xswiftc -sanitize=fuzzer` (build tools are built without it).
+// `scripts/fuzz`'s `-Xswiftc -sanitize=fuzzer` (see there for the build tools).
 let fuzzerFlags: [SwiftSetting] = [.unsafeFlags(["-sanitize=fuzzer", "-parse-as-library"])]
 
 func fuzzTarget(_ name: String, _ products: [String]) -> Target {
