@@ -9,9 +9,9 @@ let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingL
 let rootIdentity = root.lastPathComponent.lowercased()
 
 // `-sanitize=fuzzer` links libFuzzer's `main`, so the targets are libraries of entry points
-// (`-parse-as-library`). The libraries under test get the coverage instrumentation from
-// `scripts/fuzz`'s `-Xswiftc -sanitize=fuzzer` (see there for the build tools).
-let fuzzerFlags: [SwiftSetting] = [.unsafeFlags(["-sanitize=fuzzer", "-parse-as-library"])]
+// (`-parse-as-library`). The libraries under test get coverage instrumentation and ASan from
+// `scripts/fuzz`'s `-Xswiftc -sanitize=address -Xswiftc -sanitize-coverage=…`.
+let fuzzerFlags: [SwiftSetting] = [.unsafeFlags(["-sanitize=fuzzer,address", "-parse-as-library"])]
 
 func fuzzTarget(_ name: String, _ products: [String]) -> Target {
     .executableTarget(
