@@ -12,6 +12,8 @@ let package = Package(
         .library(name: "BatonAsyncHTTPClient", targets: ["BatonAsyncHTTPClient"]),
         .library(name: "BatonWebSocket", targets: ["BatonWebSocket"]),
         .library(name: "BatonExampleServer", targets: ["BatonExampleServer"]),
+        // The example schema's generated operations, for the fuzz targets in Fuzz/.
+        .library(name: "BatonExampleAPI", targets: ["BatonExampleAPI"]),
         .executable(name: "baton-example-server", targets: ["baton-example-server"]),
         .executable(name: "baton-demo", targets: ["baton-demo"]),
         .library(name: "BatonCodegen", targets: ["BatonCodegen"]),

@@ -395,6 +395,10 @@ struct JSONParser: ~Copyable {
         guard let double = Double(text) else {
             throw JSONParseError(offset: start, expected: "a number", found: text)
         }
+        // `1e400` would read as infinity, which JSON cannot hold: it would be written back as null.
+        guard double.isFinite else {
+            throw JSONParseError(offset: start, expected: "a number within the range of a Double", found: text)
+        }
         return .double(double)
     }
 
