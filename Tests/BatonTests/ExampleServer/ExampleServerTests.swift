@@ -354,7 +354,7 @@ struct ExampleServerTests {
         }
     }
 
-    // MARK: Not served yet
+    // MARK: Uploads outside multipart requests, subscriptions outside HTTP
 
     @Test func uploadsNeedAMultipartRequest() async throws {
         try await withExampleServer { server in
@@ -362,7 +362,7 @@ struct ExampleServerTests {
                 "mutation Upload($file: Upload!) { singleUpload(file: $file) { id } }", variables: ["file": "a"]
             )
             #expect(response.status == 200)
-            #expect(response.errorMessages == ["uploads need a multipart request"])
+            #expect(response.errorMessages == ["No file was uploaded for a: send the request as multipart/form-data with a map entry for it."])
         }
     }
 

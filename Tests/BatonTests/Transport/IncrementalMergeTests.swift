@@ -1,4 +1,5 @@
 import BatonAPI
+import BatonExampleAPI
 import Foundation
 import Testing
 
@@ -83,6 +84,38 @@ struct IncrementalMergeTests {
         }
         #expect(throws: BatonError.self) {
             try merger.merge(object(#"{"incremental":[{"id":"9","data":{"c":2}}],"hasNext":false}"#))
+        }
+    }
+}
+
+/// Generated metadata marks deferred fragments, so data before they arrive decodes, and data
+/// that did arrive is still checked.
+@Suite("Deferred fragments in typed data")
+struct DeferredFragmentDataTests {
+    @Test func deferredFragmentsAreMarked() {
+        let deferred = HeroDeferredQuery.Data.Hero.__selections.filter { selection in
+            switch selection {
+            case .inlineFragment(let fragment): return fragment.isDeferred
+            case .fragmentSpread(let spread): return spread.isDeferred
+            case .field: return false
+            }
+        }
+        #expect(deferred.count == 2)
+    }
+
+    @Test func pendingFragmentsReadAsNil() throws {
+        let initial: JSONObject = ["hero": ["__typename": "Human", "id": "1000", "name": "Luke Skywalker"]]
+        let data = try HeroDeferredQuery.Data(jsonObject: initial)
+        #expect(data.hero?.name == "Luke Skywalker")
+        #expect(data.hero?.deferred == nil)
+        #expect(data.hero?.fragments.heroAppearances == nil)
+
+        // Arrived, but wrong: still a decoding error that names the path.
+        let wrong: JSONObject = ["hero": ["__typename": "Human", "id": "1000", "name": "Luke Skywalker", "appearsIn": 3]]
+        #expect {
+            try HeroDeferredQuery.Data(jsonObject: wrong)
+        } throws: { error in
+            (error as? SelectionSetDecodingError)?.path.description == "hero.appearsIn"
         }
     }
 }

@@ -244,11 +244,45 @@ struct UploadTests {
         }
     }
 
+    /// The server refuses malformed multipart requests with 400 and a message, never a crash.
+    @Test func malformedMultipartRequestsGet400() async throws {
+        try await withExampleServer { server in
+            func send(_ body: String) async throws -> ExampleServerResponse {
+                try await server.httpSend(
+                    method: "POST", body: Data(body.replacingOccurrences(of: "\n", with: "\r\n").utf8),
+                    headers: ["Content-Type": "multipart/form-data; boundary=B", "Accept": "application/json"])
+            }
+            let operations = #"{"query":"mutation ($file: Upload!) { singleUpload(file: $file) { sha256 } }","variables":{"file":null}}"#
+            let noMap = "--B\nContent-Disposition: form-data; name=\"operations\"\n\n\(operations)\n--B--\n"
+            let missingFile = "--B\nContent-Disposition: form-data; name=\"operations\"\n\n\(operations)\n--B\n"
+                + "Content-Disposition: form-data; name=\"map\"\n\n{\"0\":[\"variables.file\"]}\n--B--\n"
+            let badPath = "--B\nContent-Disposition: form-data; name=\"operations\"\n\n\(operations)\n--B\n"
+                + "Content-Disposition: form-data; name=\"map\"\n\n{\"0\":[\"variables.nope.3\"]}\n--B\n"
+                + "Content-Disposition: form-data; name=\"0\"; filename=\"a.txt\"\n\nx\n--B--\n"
+            let unterminated = "--B\nContent-Disposition: form-data; name=\"operations\"\n\n\(operations)"
+            let expectations = [
+                (noMap, "no map field"), (missingFile, "does not have"), (badPath, "does not lead"),
+                (unterminated, "closing delimiter"),
+            ]
+            for (body, message) in expectations {
+                let response = try await send(body)
+                #expect(response.status == 400)
+                #expect(response.errorMessages.first?.contains(message) == true, "\(response.text)")
+            }
+            // The same request, well formed, works.
+            let good = try await send(badPath.replacingOccurrences(of: "variables.nope.3", with: "variables.file"))
+            #expect(good.status == 200)
+            #expect(jsonValue(good.data, "singleUpload", "sha256") as? String == Self.sha256(Data("x".utf8)))
+        }
+    }
+
     /// A large file goes through client and server in bounded memory: resident memory grows by
-    /// far less than the file's size. `BATON_UPLOAD_CHECK_MB=1024 swift test --filter largeFile`
-    /// runs it with a 1 GB file.
+    /// far less than the file's size. Memory is process-wide and the other tests run alongside,
+    /// so the bound is checked only when run alone: `scripts/upload-memory-check [megabytes]`
+    /// (1024 by default) sets `BATON_UPLOAD_CHECK_MB`; in the normal run a 16 MB file round-trips.
     @Test func largeFileUploadsInBoundedMemory() async throws {
-        let megabytes = ProcessInfo.processInfo.environment["BATON_UPLOAD_CHECK_MB"].flatMap(Int.init) ?? 48
+        let requested = ProcessInfo.processInfo.environment["BATON_UPLOAD_CHECK_MB"].flatMap(Int.init)
+        let megabytes = requested ?? 16
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("baton-large-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: directory) }
@@ -278,7 +312,11 @@ struct UploadTests {
             #expect(result.data?.singleUpload.sha256 == expected)
             #expect(result.data?.singleUpload.size == megabytes * 1024 * 1024)
             let growth = max(0, peak - before)
-            #expect(growth < Int64(megabytes) * 1024 * 1024 / 2, "resident memory grew by \(growth / 1_048_576) MB for a \(megabytes) MB file")
+            print("upload of \(megabytes) MB: resident memory grew by \(growth / 1_048_576) MB (peak \(peak / 1_048_576) MB)")
+            if requested != nil {
+                #expect(growth < min(Int64(megabytes) * 1024 * 1024 / 2, 256 * 1024 * 1024),
+                        "resident memory grew by \(growth / 1_048_576) MB for a \(megabytes) MB file")
+            }
         }
     }
 }
