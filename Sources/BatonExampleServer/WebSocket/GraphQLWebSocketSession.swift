@@ -55,7 +55,18 @@ final class GraphQLWebSocketSession: Sendable {
             sessions.record(.disconnected)
         }
         guard let subprotocol else {
+            // Closed at the client's first message (or the init timeout), not at once: a close
+            // frame that follows the upgrade response in the same read can be lost by the client.
+            let timeout = Task {
+                try? await Task.sleep(for: options.connectionInitTimeout)
+                guard !Task.isCancelled else { return }
+                await self.close(code: 4406, reason: "Subprotocol not acceptable")
+            }
+            var messages = inbound.messages(maxSize: 1 << 24).makeAsyncIterator()
+            _ = try? await messages.next()
+            timeout.cancel()
             await close(code: 4406, reason: "Subprotocol not acceptable")
+            while (try? await messages.next()) != nil {}
             return
         }
         let timeout = options.connectionInitTimeout

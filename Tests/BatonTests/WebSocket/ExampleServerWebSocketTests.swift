@@ -86,9 +86,11 @@ struct ExampleServerWebSocketTests {
             let transcript = try await session(server, messages: [
                 #"{"type":"connection_init"}"#,
                 #"{"id":"x","type":"subscribe","payload":{"query":"subscription { count }"}}"#,
-                // A later operation's result shows whether anything followed the error.
+                // A later operation runs after it: the error ended only its own operation.
                 #"{"id":"y","type":"subscribe","payload":{"query":"subscription { count(to: 1) }"}}"#,
-            ], until: { $0.contains(#"{"id":"y","type":"complete"}"#) })
+            ], until: { received in
+                received.contains(#"{"id":"y","type":"complete"}"#) && received.contains { $0.contains(#""id":"x""#) }
+            })
             let error = try #require(transcript.received.first { $0.contains(#""id":"x""#) })
             #expect(error.hasPrefix(#"{"id":"x","type":"error","payload":[{"message":"#))
             #expect(!transcript.received.contains(#"{"id":"x","type":"complete"}"#))
