@@ -55,6 +55,7 @@ struct FuzzSelectionsReplayTests {
             let decodedAs = [
                 decodeAndNormalize(HeroAndFriendsQuery.Data.self, object, variables: variables, input: input.name),
                 decodeAndNormalize(SearchQuery.Data.self, object, variables: variables, input: input.name),
+                decodeAndNormalize(HumanQuery.Data.self, object, variables: variables, input: input.name),
                 decodeAndNormalize(LaunchListQuery.Data.self, object, variables: variables, input: input.name),
                 decodeAndNormalize(PaginatedTodosQuery.Data.self, object, variables: variables, input: input.name),
                 decodeAndNormalize(TodoListPaginationQuery.Data.self, object, variables: variables, input: input.name),

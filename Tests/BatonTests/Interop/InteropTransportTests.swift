@@ -127,9 +127,14 @@ struct InteropTransportTests {
         }
     }
 
+    /// swift-websocket's `WSClient` sends `Origin: ws://<host>` without the port, which
+    /// strawberry takes for a cross-origin handshake on any non-default port and refuses (403);
+    /// the peer is told to accept that origin. (A server on port 80/443 accepts it as is.)
+    static let webSocketPeerOptions = ["--allow-origin", "ws://127.0.0.1"]
+
     @Test(arguments: GraphQLWebSocketProtocol.allCases)
     func subscriptionsOverBothWebSocketProtocols(protocol: GraphQLWebSocketProtocol) async throws {
-        try await withInteropPeer { peer in
+        try await withInteropPeer(Self.webSocketPeerOptions) { peer in
             let webSocket = WebSocketNetworkTransport(
                 url: peer.webSocketURL, configuration: WebSocketTransportConfiguration(protocol: `protocol`))
             let client = BatonClient(
@@ -140,23 +145,25 @@ struct InteropTransportTests {
             }
             #expect(values == [1, 2, 3])
             // Queries still go over HTTP, and can go over the socket too.
-            #expect(try await client.fetch(query: InteropHelloQuery(name: "split"), cachePolicy: .networkOnly).data?.hello == "Hello, split!")
-            let overSocket = BatonClient(networkTransport: webSocket)
-            #expect(try await overSocket.fetch(query: InteropHelloQuery(name: "socket"), cachePolicy: .networkOnly).data?.hello == "Hello, socket!")
+            let split = try await client.fetch(query: InteropHelloQuery(name: "split"), cachePolicy: .networkOnly)
+            #expect(split.data?.hello == "Hello, split!")
+            let overSocket = try await BatonClient(networkTransport: webSocket).fetch(query: InteropHelloQuery(name: "socket"), cachePolicy: .networkOnly)
+            #expect(overSocket.data?.hello == "Hello, socket!")
         }
     }
 
     @Test func webSocketAuthorizationPayloadAndRejection() async throws {
-        try await withInteropPeer { peer in
+        try await withInteropPeer(Self.webSocketPeerOptions) { peer in
             let accepted = WebSocketNetworkTransport(
-                url: peer.webSocketURL, configuration: WebSocketTransportConfiguration(connectionPayload: .payload(["authToken": "secret"])))
+                url: peer.webSocketURL, configuration: WebSocketTransportConfiguration(connectionPayload: WebSocketTransportConfiguration.payload(["authToken": "secret"])))
             let client = BatonClient(networkTransport: accepted)
-            #expect(try await client.fetch(query: InteropAuthorizationQuery(), cachePolicy: .networkOnly).data?.authorization == "secret")
+            let authorized = try await client.fetch(query: InteropAuthorizationQuery(), cachePolicy: .networkOnly)
+            #expect(authorized.data?.authorization == "secret")
 
             let rejected = WebSocketNetworkTransport(
                 url: peer.webSocketURL,
                 configuration: WebSocketTransportConfiguration(
-                    connectionPayload: .payload(["authToken": "reject"]),
+                    connectionPayload: WebSocketTransportConfiguration.payload(["authToken": "reject"]),
                     reconnect: ReconnectPolicy(maxAttempts: 0, initialDelay: .milliseconds(10), maxDelay: .milliseconds(10))))
             await #expect(throws: WebSocketTransportError.self) {
                 _ = try await BatonClient(networkTransport: rejected).fetch(query: InteropAuthorizationQuery(), cachePolicy: .networkOnly)
