@@ -76,11 +76,50 @@ public final class WebSocketNetworkTransport: SubscriptionNetworkTransport {
     private func responses<Operation: GraphQLOperation>(
         for operation: Operation, resumesAfterReconnect: Bool
     ) -> AsyncThrowingStream<GraphQLResponse, any Error> {
+        var request = GraphQLRequest(operation: operation, url: url)
+        let withDocument = request.bodyJSON
+        guard configuration.autoPersistQueries else {
+            return responses(Operation.self, payload: withDocument, resumesAfterReconnect: resumesAfterReconnect)
+        }
+        // Automatic persisted queries: the hash alone first; the document only when asked.
+        request.sendsDocument = false
+        request.extensions["persistedQuery"] = ["version": 1, "sha256Hash": .string(Operation.operationIdentifier)]
+        let hashed = request.bodyJSON
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    var isFirst = true
+                    for try await response in responses(Operation.self, payload: hashed, resumesAfterReconnect: resumesAfterReconnect) {
+                        if isFirst, PersistedQueryInterceptor.persistedQueryProblem(in: response.body) != nil {
+                            var retry = withDocument
+                            if PersistedQueryInterceptor.persistedQueryProblem(in: response.body) == .notFound {
+                                retry["extensions"] = hashed["extensions"]
+                            }
+                            for try await retried in responses(Operation.self, payload: retry, resumesAfterReconnect: resumesAfterReconnect) {
+                                continuation.yield(retried)
+                            }
+                            break
+                        }
+                        isFirst = false
+                        continuation.yield(response)
+                    }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// One operation over the socket with this `subscribe`/`start` payload.
+    private func responses<Operation: GraphQLOperation>(
+        _: Operation.Type, payload: JSONObject, resumesAfterReconnect: Bool
+    ) -> AsyncThrowingStream<GraphQLResponse, any Error> {
         let id = nextID.withLock { next in
             defer { next += 1 }
             return String(next)
         }
-        let payload = GraphQLRequest(operation: operation, url: url).bodyJSON
         let connection = self.connection
         return AsyncThrowingStream { continuation in
             let stopped = Locked(false)

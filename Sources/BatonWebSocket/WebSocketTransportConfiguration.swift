@@ -28,6 +28,10 @@ public struct WebSocketTransportConfiguration: Sendable {
     public var maxFrameSize: Int
     /// The largest message (all of its frames) accepted.
     public var maxMessageSize: Int
+    /// Apollo's automatic persisted queries over the socket (which Apollo's clients do not do):
+    /// each operation is sent with `extensions.persistedQuery` and no document first, and again
+    /// with the document when the server answers `PersistedQueryNotFound`.
+    public var autoPersistQueries: Bool
 
     public init(
         protocol: GraphQLWebSocketProtocol = .graphqlTransportWS,
@@ -38,7 +42,8 @@ public struct WebSocketTransportConfiguration: Sendable {
         idleClosing: IdleClosing = .immediately,
         reconnect: ReconnectPolicy = .exponentialBackoff(),
         maxFrameSize: Int = 1 << 20,
-        maxMessageSize: Int = 16 << 20
+        maxMessageSize: Int = 16 << 20,
+        autoPersistQueries: Bool = false
     ) {
         self.protocol = `protocol`
         self.headerFields = headerFields
@@ -49,6 +54,7 @@ public struct WebSocketTransportConfiguration: Sendable {
         self.reconnect = reconnect
         self.maxFrameSize = maxFrameSize
         self.maxMessageSize = maxMessageSize
+        self.autoPersistQueries = autoPersistQueries
     }
 
     /// A fixed `connection_init` payload, such as `["authToken": "…"]`.

@@ -48,7 +48,7 @@ public struct PersistedQueryInterceptor: GraphQLInterceptor {
         }
     }
 
-    enum Problem {
+    package enum Problem {
         case notFound
         case notSupported
     }
@@ -57,8 +57,14 @@ public struct PersistedQueryInterceptor: GraphQLInterceptor {
     /// queries at all).
     static func persistedQueryProblem(in result: HTTPResult) -> Problem? {
         guard result.streamedBody == nil, !result.body.isEmpty,
-            let errors = (try? JSONValue(parsing: result.body))?["errors"]?.listValue
+            let body = (try? JSONValue(parsing: result.body))?.objectValue
         else { return nil }
+        return persistedQueryProblem(in: body)
+    }
+
+    /// The same for a response body from any transport (the WebSocket transport's too).
+    package static func persistedQueryProblem(in body: JSONObject) -> Problem? {
+        guard let errors = body["errors"]?.listValue else { return nil }
         for error in errors {
             let code = error["extensions"]?["code"]?.stringValue
             let message = error["message"]?.stringValue

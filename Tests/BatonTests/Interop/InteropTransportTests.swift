@@ -170,4 +170,32 @@ struct InteropTransportTests {
             }
         }
     }
+
+    /// Automatic persisted queries over the socket: the peer keeps one store for HTTP and
+    /// WebSocket, so an id-only HTTP client sees what the socket registered.
+    @Test(arguments: GraphQLWebSocketProtocol.allCases)
+    func automaticPersistedQueriesOverWebSocket(protocol: GraphQLWebSocketProtocol) async throws {
+        try await withInteropPeer(Self.webSocketPeerOptions) { peer in
+            let idsOnly = BatonClient(url: peer.url, persistedQueriesOnly: true)
+            await #expect(throws: BatonError.self) {
+                _ = try await idsOnly.fetch(query: InteropHelloQuery(name: "apq"), cachePolicy: .networkOnly)
+            }
+            let webSocket = WebSocketNetworkTransport(
+                url: peer.webSocketURL, configuration: WebSocketTransportConfiguration(protocol: `protocol`, autoPersistQueries: true))
+            let client = BatonClient(networkTransport: webSocket)
+            let first = try await client.fetch(query: InteropHelloQuery(name: "apq"), cachePolicy: .networkOnly)
+            #expect(first.data?.hello == "Hello, apq!")
+            let again = try await client.fetch(query: InteropHelloQuery(name: "again"), cachePolicy: .networkOnly)
+            #expect(again.data?.hello == "Hello, again!")
+            // Registered by the socket's retry: the id alone now works over HTTP.
+            let byID = try await idsOnly.fetch(query: InteropHelloQuery(name: "id"), cachePolicy: .networkOnly)
+            #expect(byID.data?.hello == "Hello, id!")
+            // Subscriptions go the same way.
+            var values: [Int] = []
+            for try await result in client.subscribe(subscription: InteropCountSubscription(to: 2)) {
+                if let value = result.data?.count { values.append(value) }
+            }
+            #expect(values == [1, 2])
+        }
+    }
 }

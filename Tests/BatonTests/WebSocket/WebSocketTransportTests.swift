@@ -93,7 +93,7 @@ struct WebSocketTransportTests {
     @Test func theClientAnswersTheServersPingAndPingsItself() async throws {
         try await withExampleServer { server in
             // A pong must come within the interval; long enough for a loaded test machine.
-            let client = BatonClient(networkTransport: webSocketTransport(server, pingInterval: .seconds(1)))
+            let client = BatonClient(networkTransport: webSocketTransport(server, pingInterval: .seconds(3)))
             let changes = Collector(client.subscribe(subscription: TodoChangedSubscription()))
             #expect(await server.webSockets.wait { $0.contains(.operationStarted(id: "1")) })
             await server.webSockets.pingAll()
