@@ -24,7 +24,7 @@ struct ApolloFixtureTests {
 
     /// `swiftc -typecheck` of the files against the built BatonAPI module, in Swift 6 mode
     /// with warnings as errors.
-    func typecheck(_ directory: URL) throws {
+    func typecheck(_ directory: URL) async throws {
         let modules = try #require(TestPaths.builtModules, "needs the built BatonAPI module")
         var files: [String] = []
         let enumerator = FileManager.default.enumerator(atPath: directory.path)
@@ -32,21 +32,21 @@ struct ApolloFixtureTests {
             if relative.hasSuffix(".swift") { files.append(directory.appendingPathComponent(relative).path) }
         }
         let swiftc = URL(fileURLWithPath: "/usr/bin/env")
-        let result = try runProcess(swiftc, ["swiftc", "-typecheck", "-swift-version", "6", "-warnings-as-errors", "-I", modules.path] + files)
+        let result = try await runProcess(swiftc, ["swiftc", "-typecheck", "-swift-version", "6", "-warnings-as-errors", "-I", modules.path] + files)
         #expect(result.status == 0, "\(result.stderr.prefix(3000))")
     }
 
-    @Test func starWarsOperationsGenerateAndTypeCheck() throws {
+    @Test func starWarsOperationsGenerateAndTypeCheck() async throws {
         let starwars = Self.apollo.appendingPathComponent("starwars")
         let (output, directory) = try generate(
             schema: [starwars.appendingPathComponent("schema.graphqls").path], documents: starwars.path + "/**/*.graphql")
         defer { try? FileManager.default.removeItem(at: directory) }
         let names = Set(output.manifest.operations.map(\.name))
         #expect(names.isSuperset(of: ["HeroAndFriendsNames", "HeroNameConditionalInclusion", "TwoHeroes", "Search", "CreateReviewForEpisode", "ReviewAdded", "Human"]))
-        try typecheck(directory.appendingPathComponent("Generated"))
+        try await typecheck(directory.appendingPathComponent("Generated"))
     }
 
-    @Test func animalKingdomOperationsGenerateAndTypeCheck() throws {
+    @Test func animalKingdomOperationsGenerateAndTypeCheck() async throws {
         let kingdom = Self.apollo.appendingPathComponent("animalkingdom")
         let (output, directory) = try generate(
             schema: [kingdom.appendingPathComponent("AnimalSchema.graphqls").path], documents: kingdom.path + "/*.graphql",
@@ -55,6 +55,6 @@ struct ApolloFixtureTests {
         #expect(output.manifest.operations.count >= 8)
         let metadata = try #require(output.files.first { $0.relativePath == "Schema/SchemaMetadata.swift" })
         #expect(metadata.contents.contains("\"Dog\": [\"id\"],"))
-        try typecheck(directory.appendingPathComponent("Generated"))
+        try await typecheck(directory.appendingPathComponent("Generated"))
     }
 }

@@ -45,14 +45,14 @@ struct ConfigurationTests {
         #expect(Set(operations[0].keys) == ["id", "name", "type", "body"])
     }
 
-    @Test func commandLineGeneratesAndReportsErrorsWithExitStatus() throws {
+    @Test func commandLineGeneratesAndReportsErrorsWithExitStatus() async throws {
         let baton = try #require(TestPaths.batonExecutable, "needs the built baton executable")
         let generation = try Generation()
         defer { generation.remove() }
         try generation.write("graphql/Hero.graphql", "query HeroName($episode: Episode) { hero(episode: $episode) { name } }\n")
         let output = generation.path("Out")
         let manifest = generation.path("manifest.json")
-        let run = try runProcess(
+        let run = try await runProcess(
             baton,
             [
                 "generate", "--schema", TestPaths.exampleSchema.path, "--documents", generation.path("graphql") + "/*.graphql",
@@ -62,23 +62,23 @@ struct ConfigurationTests {
         #expect(FileManager.default.fileExists(atPath: output + "/Operations/HeroNameQuery.swift"))
         #expect(FileManager.default.fileExists(atPath: output + "/Schema/Enums/Episode.swift"))
         #expect(FileManager.default.fileExists(atPath: manifest))
-        let again = try runProcess(baton, ["generate", "--schema", TestPaths.exampleSchema.path, "--documents", generation.path("graphql") + "/*.graphql", "--output", output, "--namespace", "API"])
+        let again = try await runProcess(baton, ["generate", "--schema", TestPaths.exampleSchema.path, "--documents", generation.path("graphql") + "/*.graphql", "--output", output, "--namespace", "API"])
         #expect(again.stdout.contains("0 written"))
 
         try generation.write("graphql/Bad.graphql", "query Bad { hero { nope } }\n")
-        let failed = try runProcess(baton, ["generate", "--schema", TestPaths.exampleSchema.path, "--documents", generation.path("graphql") + "/*.graphql", "--output", output])
+        let failed = try await runProcess(baton, ["generate", "--schema", TestPaths.exampleSchema.path, "--documents", generation.path("graphql") + "/*.graphql", "--output", output])
         #expect(failed.status == 1)
         #expect(failed.stderr == generation.path("graphql/Bad.graphql") + ":1:20: error: Cannot query field \"nope\" on type \"Character\". Did you mean \"name\"?\n")
     }
 
-    @Test func commandLineReadsBatonJSONWhenGivenNoFlags() throws {
+    @Test func commandLineReadsBatonJSONWhenGivenNoFlags() async throws {
         let baton = try #require(TestPaths.batonExecutable, "needs the built baton executable")
         let generation = try Generation()
         defer { generation.remove() }
         try generation.write("Me.graphql", "query Me { me { email } }\n")
         try generation.write(
             "baton.json", "{\"schema\": \"\(TestPaths.exampleSchema.path)\", \"documents\": \"*.graphql\", \"output\": \"Generated\"}")
-        let run = try runProcess(baton, ["generate"], in: generation.directory)
+        let run = try await runProcess(baton, ["generate"], in: generation.directory)
         #expect(run.status == 0, "\(run.stderr)")
         #expect(FileManager.default.fileExists(atPath: generation.path("Generated/Operations/MeQuery.swift")))
     }
@@ -111,14 +111,14 @@ struct ConfigurationTests {
         let server = try await ExampleServer.start()
         let generation = try Generation()
         defer { generation.remove() }
-        let sdl = try runProcess(baton, ["fetch-schema", "--url", server.url.absoluteString, "--output", generation.path("schema.graphqls"), "-H", "Authorization: token"])
-        let json = try runProcess(baton, ["fetch-schema", "--url", server.url.absoluteString, "--output", generation.path("schema.json")])
+        let sdl = try await runProcess(baton, ["fetch-schema", "--url", server.url.absoluteString, "--output", generation.path("schema.graphqls"), "-H", "Authorization: token"])
+        let json = try await runProcess(baton, ["fetch-schema", "--url", server.url.absoluteString, "--output", generation.path("schema.json")])
         await server.stop()
         #expect(sdl.status == 0, "\(sdl.stderr)")
         #expect(json.status == 0, "\(json.stderr)")
         #expect(try String(contentsOfFile: generation.path("schema.graphqls"), encoding: .utf8).contains("type Mutation"))
         #expect(try String(contentsOfFile: generation.path("schema.json"), encoding: .utf8).contains("\"__schema\""))
-        let refused = try runProcess(baton, ["fetch-schema", "--url", "http://127.0.0.1:1/graphql", "--output", generation.path("x.json")])
+        let refused = try await runProcess(baton, ["fetch-schema", "--url", "http://127.0.0.1:1/graphql", "--output", generation.path("x.json")])
         #expect(refused.status == 1)
         #expect(refused.stderr.hasPrefix("error: cannot reach http://127.0.0.1:1/graphql"))
     }

@@ -37,7 +37,7 @@ public final class WebSocketSessions: Sendable {
 
     /// Waits until `condition` holds for the recorded events; false when `timeout` passed first.
     public func wait(
-        timeout: Duration = .seconds(10), until condition: @Sendable ([WebSocketServerEvent]) -> Bool
+        timeout: Duration = .seconds(60), until condition: @Sendable ([WebSocketServerEvent]) -> Bool
     ) async -> Bool {
         let clock = ContinuousClock()
         let deadline = clock.now + timeout

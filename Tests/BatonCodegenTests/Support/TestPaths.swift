@@ -42,8 +42,18 @@ enum TestPaths {
     }
 }
 
-/// Runs a program, returning its exit status and output.
-func runProcess(_ executable: URL, _ arguments: [String], in directory: URL? = nil) throws -> (status: Int32, stdout: String, stderr: String) {
+/// Runs a program, returning its exit status and output. It waits on a thread of its own, not on
+/// Swift's cooperative pool (two threads here): a `swiftc` run would otherwise stall every other
+/// test's tasks, and timing-sensitive tests (WebSockets) with them.
+func runProcess(_ executable: URL, _ arguments: [String], in directory: URL? = nil) async throws -> (status: Int32, stdout: String, stderr: String) {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async {
+            continuation.resume(with: Result { try runProcessBlocking(executable, arguments, in: directory) })
+        }
+    }
+}
+
+private func runProcessBlocking(_ executable: URL, _ arguments: [String], in directory: URL?) throws -> (status: Int32, stdout: String, stderr: String) {
     let process = Process()
     process.executableURL = executable
     process.arguments = arguments

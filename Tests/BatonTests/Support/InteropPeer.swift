@@ -2,7 +2,7 @@ import Foundation
 
 /// The interop peer (`Interop/server.py`, strawberry-graphql from PyPI) running on loopback for a
 /// test: a GraphQL server nobody on Baton wrote.
-struct InteropPeer {
+struct InteropPeer: @unchecked Sendable {
     let process: Process
     let stdin: Pipe
     let port: Int
@@ -84,9 +84,32 @@ struct InteropPeer {
     }
 }
 
-/// Runs `body` with a fresh interop peer, stopped afterwards.
+/// Runs `body` with a fresh interop peer, stopped afterwards. Starting and stopping block on
+/// the process (Python's start-up takes a second), so they run on a thread of their own, not on
+/// Swift's cooperative pool that every other test's tasks share.
 func withInteropPeer<T>(_ options: [String] = [], _ body: (InteropPeer) async throws -> T) async throws -> T {
-    let peer = try InteropPeer.start(options)
-    defer { peer.stop() }
-    return try await body(peer)
+    let peer = try await offThePool { try InteropPeer.start(options) }
+    do {
+        let result = try await body(peer)
+        await offThePool { peer.stop() }
+        return result
+    } catch {
+        await offThePool { peer.stop() }
+        throw error
+    }
+}
+
+private func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+    }
+}
+
+private func offThePool(_ work: @escaping @Sendable () -> Void) async {
+    await withCheckedContinuation { continuation in
+        DispatchQueue.global().async {
+            work()
+            continuation.resume()
+        }
+    }
 }

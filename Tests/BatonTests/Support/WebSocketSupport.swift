@@ -67,13 +67,13 @@ final class Collector<Element: Sendable>: Sendable {
 
     /// Waits until `condition` holds; false when `timeout` passed first.
     @discardableResult
-    func wait(timeout: Duration = .seconds(30), until condition: @Sendable (Collector) -> Bool) async -> Bool {
+    func wait(timeout: Duration = .seconds(60), until condition: @Sendable (Collector) -> Bool) async -> Bool {
         await eventually(timeout: timeout) { condition(self) }
     }
 }
 
 /// Polls `condition` until it holds; false when `timeout` passed first.
-func eventually(timeout: Duration = .seconds(30), _ condition: @Sendable () -> Bool) async -> Bool {
+func eventually(timeout: Duration = .seconds(60), _ condition: @Sendable () -> Bool) async -> Bool {
     let clock = ContinuousClock()
     let deadline = clock.now + timeout
     while clock.now < deadline {
