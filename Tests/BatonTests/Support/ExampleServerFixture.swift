@@ -2,12 +2,14 @@ import Baton
 import BatonExampleServer
 import Foundation
 
-/// Runs `body` against a fresh example server on an ephemeral loopback port, then stops it.
+/// Runs `body` against a fresh example server on an ephemeral loopback port (its persisted
+/// queries and WebSockets as given), then stops it.
 func withExampleServer<T>(
     persistedQueries: PersistedQueryStore = PersistedQueryStore(),
+    webSocket: WebSocketOptions = WebSocketOptions(),
     _ body: (RunningExampleServer) async throws -> T
 ) async throws -> T {
-    let server = try await ExampleServer.start(persistedQueries: persistedQueries)
+    let server = try await ExampleServer.start(persistedQueries: persistedQueries, webSocket: webSocket)
     do {
         let result = try await body(server)
         await server.stop()

@@ -4,21 +4,6 @@ import BatonExampleServer
 import BatonWebSocket
 import Foundation
 
-/// Runs `body` against a fresh example server whose WebSockets follow `webSocket`, then stops it.
-func withExampleServer<T>(
-    webSocket: WebSocketOptions, _ body: (RunningExampleServer) async throws -> T
-) async throws -> T {
-    let server = try await ExampleServer.start(webSocket: webSocket)
-    do {
-        let result = try await body(server)
-        await server.stop()
-        return result
-    } catch {
-        await server.stop()
-        throw error
-    }
-}
-
 /// A WebSocket transport to the example server that reconnects quickly (tests drop sockets on purpose).
 func webSocketTransport(
     _ server: RunningExampleServer,

@@ -244,7 +244,7 @@ struct WebSocketTransportTests {
 
     @Test func anIdleSocketStaysOpenForItsGracePeriod() async throws {
         try await withExampleServer { server in
-            let client = BatonClient(networkTransport: webSocketTransport(server, idleClosing: .after(.seconds(2))))
+            let client = BatonClient(networkTransport: webSocketTransport(server, idleClosing: .after(.seconds(10))))
             for _ in 1...3 {
                 var values: [Int] = []
                 for try await result in client.subscribe(subscription: CountSubscription(to: 1)) {
