@@ -49,6 +49,7 @@ let package = Package(
                 "BatonStore",
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
             ]
         ),
         // Baton's HTTPClient over AsyncHTTPClient, for server-side users.

@@ -6,8 +6,11 @@ import Foundation
 public enum BatonError: Error, Sendable, CustomStringConvertible {
     /// The preflight step declined to send the request.
     case vetoed(operationName: String, reason: String)
-    /// The request did not complete: connection refused, reset, timed out, cancelled.
+    /// The request did not complete: connection refused, reset, closed before the whole body.
     case network(operationName: String, underlying: any Error)
+    /// No whole response within the transport's `timeout` (`after`), or, once an incremental
+    /// response has started, no next chunk of it within that time.
+    case timedOut(operationName: String, after: Duration)
     /// The server answered with a status that carries no GraphQL response (a 500 with an HTML
     /// page, a 404, …). `errors` holds any GraphQL errors the body did contain.
     case httpStatus(operationName: String, status: Int, contentType: String?, bodyExcerpt: String, errors: [GraphQLError])
@@ -43,6 +46,8 @@ public enum BatonError: Error, Sendable, CustomStringConvertible {
             return "\(name): request vetoed before sending: \(reason)"
         case .network(let name, let underlying):
             return "\(name): network error: \(underlying)"
+        case .timedOut(let name, let after):
+            return "\(name): no response within \(after)"
         case .httpStatus(let name, let status, let contentType, let excerpt, let errors):
             var text = "\(name): HTTP \(status)"
             if let contentType { text += " (\(contentType))" }

@@ -53,8 +53,13 @@ public struct AsyncHTTPClientAdapter: Baton.HTTPClient {
             outgoing.body = .stream(ByteBufferChunks(makeChunks()), length: length.map { .known($0) } ?? .unknown)
         }
         let limit = timeout ?? defaultTimeout
-        let response = try await client.execute(
-            outgoing, timeout: .nanoseconds(limit.components.seconds * 1_000_000_000 + limit.components.attoseconds / 1_000_000_000))
+        let response: HTTPClientResponse
+        do {
+            response = try await client.execute(
+                outgoing, timeout: .nanoseconds(limit.components.seconds * 1_000_000_000 + limit.components.attoseconds / 1_000_000_000))
+        } catch {
+            throw Self.normalized(error)
+        }
 
         var fields = HTTPFields()
         for header in response.headers {
@@ -70,12 +75,23 @@ public struct AsyncHTTPClientAdapter: Baton.HTTPClient {
                     }
                     continuation.finish()
                 } catch {
-                    continuation.finish(throwing: error)
+                    continuation.finish(throwing: Self.normalized(error))
                 }
             }
             continuation.onTermination = { _ in task.cancel() }
         }
         return (head, chunks)
+    }
+
+    /// AsyncHTTPClient's time-outs as `URLError(.timedOut)` and its cancellation as
+    /// `CancellationError`, as the transport expects of every HTTP client.
+    static func normalized(_ error: any Error) -> any Error {
+        guard let error = error as? HTTPClientError else { return error }
+        switch error {
+        case .deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout: return URLError(.timedOut)
+        case .cancelled: return CancellationError()
+        default: return error
+        }
     }
 }
 

@@ -181,10 +181,16 @@ actor WebSocketConnection {
         var clientConfiguration = WebSocketClientConfiguration(
             maxFrameSize: configuration.maxFrameSize, additionalHeaders: configuration.headerFields)
         clientConfiguration.additionalHeaders[.secWebSocketProtocol] = configuration.protocol.subprotocol
+        clientConfiguration.closeTimeout = configuration.closeTimeout
         let maxMessageSize = configuration.maxMessageSize
-        let client = WebSocketClient(url: url, configuration: clientConfiguration, logger: logger) { inbound, outbound, _ in
+        // WSClient dumps the first bytes of every frame at `trace` (a subscription's variables,
+        // the connection payload's token); it only gets to log from `debug` up.
+        var clientLogger = logger
+        clientLogger.logLevel = max(logger.logLevel, .debug)
+        let client = WebSocketClient(url: url, configuration: clientConfiguration, logger: clientLogger) { inbound, outbound, _ in
             let (outgoing, writer) = AsyncStream<OutgoingFrame>.makeStream()
             await self.opened(generation: generation, writer: writer, payload: payload)
+            let reader = InboundBox(inbound)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
                     for await frame in outgoing {
@@ -192,14 +198,22 @@ actor WebSocketConnection {
                         case .text(let text):
                             try await outbound.writeTextMessage(text)
                         case .close(let code, let reason):
+                            // Once our close frame is out, nothing more is read: the client waits
+                            // `closeTimeout` for the server's answer, then drops the connection,
+                            // so a server that never answers cannot hold it open.
                             try await outbound.close(WebSocketErrorCode(codeNumber: Int(code.rawValue)), reason: reason)
                             return
                         }
                     }
+                    // The outgoing side ended without a close: reading goes on until the server closes.
+                    while !Task.isCancelled { try await Task.sleep(for: .seconds(3600)) }
                 }
-                for try await message in inbound.messages(maxSize: maxMessageSize) {
-                    await self.received(message, generation: generation)
+                group.addTask {
+                    for try await message in reader.inbound.messages(maxSize: maxMessageSize) {
+                        await self.received(message, generation: generation)
+                    }
                 }
+                try await group.next()
                 writer.finish()
                 group.cancelAll()
             }
@@ -393,4 +407,10 @@ extension WebSocketTransportError {
         default: false
         }
     }
+}
+
+/// The inbound frames of one connection, read by one task of its handler.
+private struct InboundBox: @unchecked Sendable {
+    let inbound: WebSocketInboundStream
+    init(_ inbound: WebSocketInboundStream) { self.inbound = inbound }
 }

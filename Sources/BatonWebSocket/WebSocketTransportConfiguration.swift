@@ -28,6 +28,8 @@ public struct WebSocketTransportConfiguration: Sendable {
     public var maxFrameSize: Int
     /// The largest message (all of its frames) accepted.
     public var maxMessageSize: Int
+    /// How long to wait for the server to answer a close frame before dropping the connection.
+    public var closeTimeout: Duration
     /// Apollo's automatic persisted queries over the socket (which Apollo's clients do not do):
     /// each operation is sent with `extensions.persistedQuery` and no document first, and again
     /// with the document when the server answers `PersistedQueryNotFound`.
@@ -43,7 +45,8 @@ public struct WebSocketTransportConfiguration: Sendable {
         reconnect: ReconnectPolicy = .exponentialBackoff(),
         maxFrameSize: Int = 1 << 20,
         maxMessageSize: Int = 16 << 20,
-        autoPersistQueries: Bool = false
+        autoPersistQueries: Bool = false,
+        closeTimeout: Duration = .seconds(5)
     ) {
         self.protocol = `protocol`
         self.headerFields = headerFields
@@ -55,6 +58,7 @@ public struct WebSocketTransportConfiguration: Sendable {
         self.maxFrameSize = maxFrameSize
         self.maxMessageSize = maxMessageSize
         self.autoPersistQueries = autoPersistQueries
+        self.closeTimeout = closeTimeout
     }
 
     /// A fixed `connection_init` payload, such as `["authToken": "…"]`.

@@ -2,6 +2,7 @@ import BatonAPI
 import Dispatch
 import Foundation
 import HTTPTypes
+import Logging
 @_exported import BatonStore
 
 /// The client apps talk to: fetch queries, perform mutations, watch the store.
@@ -22,12 +23,14 @@ public final class BatonClient: Sendable {
     public let store: Store
 
     /// A client over HTTP to `url`, with optional fixed headers, interceptors and a preflight
-    /// step that runs last before each request leaves, and a store (in memory by default).
-    /// `useGETForQueries`, `autoPersistQueries`, `useGETForPersistedQueryRetry` and
-    /// `persistedQueriesOnly` are those of ``RequestChainNetworkTransport``.
+    /// step that runs last before each request leaves, and a store (in memory by default, made
+    /// with `sensitiveData`). `timeout`, `useGETForQueries`, `autoPersistQueries`,
+    /// `useGETForPersistedQueryRetry`, `persistedQueriesOnly`, `retryPolicy`, `sensitiveData`
+    /// and `logger` are those of ``RequestChainNetworkTransport``. A store passed in keeps its
+    /// own ``Store/sensitiveData``: give it the same.
     public convenience init(
         url: URL,
-        store: Store = Store(),
+        store: Store? = nil,
         headerFields: HTTPFields = [:],
         interceptors: [any GraphQLInterceptor] = [],
         httpClient: any HTTPClient = URLSessionHTTPClient(),
@@ -36,6 +39,9 @@ public final class BatonClient: Sendable {
         autoPersistQueries: Bool = false,
         useGETForPersistedQueryRetry: Bool = false,
         persistedQueriesOnly: Bool = false,
+        retryPolicy: RetryPolicy? = nil,
+        sensitiveData: SensitiveData = .default,
+        logger: Logger = Logger(label: "Baton.HTTP"),
         preflight: PreflightInterceptor.Decide? = nil
     ) {
         var chain = interceptors
@@ -44,8 +50,9 @@ public final class BatonClient: Sendable {
             networkTransport: RequestChainNetworkTransport(
                 url: url, headerFields: headerFields, interceptors: chain, httpClient: httpClient, timeout: timeout,
                 useGETForQueries: useGETForQueries, autoPersistQueries: autoPersistQueries,
-                useGETForPersistedQueryRetry: useGETForPersistedQueryRetry, persistedQueriesOnly: persistedQueriesOnly),
-            store: store)
+                useGETForPersistedQueryRetry: useGETForPersistedQueryRetry, persistedQueriesOnly: persistedQueriesOnly,
+                retryPolicy: retryPolicy, sensitiveData: sensitiveData, logger: logger),
+            store: store ?? Store(sensitiveData: sensitiveData))
     }
 
     public init(networkTransport: any NetworkTransport, store: Store = Store()) {

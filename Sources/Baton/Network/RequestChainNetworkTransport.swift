@@ -1,6 +1,7 @@
 import BatonAPI
 import Foundation
 import HTTPTypes
+import Logging
 
 /// The HTTP transport: a chain of ``GraphQLInterceptor``s ending in an ``HTTPClient``.
 ///
@@ -11,6 +12,11 @@ import HTTPTypes
 /// and also `multipart/mixed` when the document uses `@defer` or `@stream`. The response is
 /// checked by status and content type and parsed into a ``GraphQLResponse``; a `multipart/mixed`
 /// one is read part by part as it arrives.
+///
+/// `timeout` bounds each attempt: the whole response must arrive within it (an incremental
+/// response's head, then each of its chunks), else ``BatonError/timedOut(operationName:after:)``.
+/// A `retryPolicy` sends failed queries again (``RetryPolicy``). Requests and responses are
+/// logged through `logger` with the secrets of `sensitiveData` redacted (``SensitiveData``).
 public struct RequestChainNetworkTransport: UploadingNetworkTransport {
     public let url: URL
     public let headerFields: HTTPFields
@@ -18,7 +24,13 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport {
     /// `autoPersistQueries` or `persistedQueriesOnly` is set.
     public let interceptors: [any GraphQLInterceptor]
     public let httpClient: any HTTPClient
+    /// How long each attempt may take; `nil` leaves it to the HTTP client's own timeout.
     public let timeout: Duration?
+    /// How failed requests are sent again; `nil` never retries.
+    public let retryPolicy: RetryPolicy?
+    /// The headers and variables never logged.
+    public let sensitiveData: SensitiveData
+    private let log: RequestLog
     /// Queries go as `GET` (mutations never do).
     public let useGETForQueries: Bool
     /// The incremental formats asked for, in order of preference.
@@ -32,16 +44,29 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport {
     ///   - persistedQueriesOnly: send only operation ids, never documents, for servers that
     ///     know the operations from the codegen's operation manifest.
     ///   - incrementalDeliveryFormats: the `multipart/mixed` formats to ask for, preferred first.
+    ///   - retryPolicy: send failed queries again (first in the chain, so each attempt runs
+    ///     through every interceptor).
+    ///   - sensitiveData: headers and variables whose values are redacted in logs.
+    ///   - logger: where requests, responses, failures and retries are logged.
     public init(
         url: URL, headerFields: HTTPFields = [:], interceptors: [any GraphQLInterceptor] = [],
         httpClient: any HTTPClient = URLSessionHTTPClient(), timeout: Duration? = nil,
         useGETForQueries: Bool = false, autoPersistQueries: Bool = false, useGETForPersistedQueryRetry: Bool = false,
         persistedQueriesOnly: Bool = false,
-        incrementalDeliveryFormats: [IncrementalDeliveryFormat] = [.specDraft, .deferSpec20220824]
+        incrementalDeliveryFormats: [IncrementalDeliveryFormat] = [.specDraft, .deferSpec20220824],
+        retryPolicy: RetryPolicy? = nil, sensitiveData: SensitiveData = .default,
+        logger: Logger = Logger(label: "Baton.HTTP")
     ) {
         self.url = url
         self.headerFields = headerFields
+        let log = RequestLog(logger: logger, sensitiveData: sensitiveData)
+        self.log = log
+        self.retryPolicy = retryPolicy
+        self.sensitiveData = sensitiveData
         var chain = interceptors
+        if let retryPolicy {
+            chain.insert(RetryInterceptor(policy: retryPolicy) { log.willRetry($0, attempt: $1, delay: $2, reason: $3) }, at: 0)
+        }
         if persistedQueriesOnly {
             chain.append(PersistedQueryInterceptor(mode: .persistedOnly))
         } else if autoPersistQueries {
@@ -149,23 +174,89 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport {
                 body = .data(request.bodyJSON.serializedData())
             }
         }
+        let start = ContinuousClock.now
+        log.willSend(request, httpRequest)
         do {
-            if request.acceptsIncrementalDelivery {
-                let (response, chunks) = try await httpClient.stream(httpRequest, body: body, timeout: request.timeout)
-                let contentType = response.headerFields[.contentType].map(GraphQLHTTPResponseReader.mediaType(of:))
-                if contentType == "multipart/mixed" {
-                    return HTTPResult(response: response, body: Data(), streamedBody: chunks)
-                }
-                var data = Data()
-                for try await chunk in chunks { data.append(chunk) }
-                return HTTPResult(response: response, body: data)
-            }
-            let (response, data) = try await httpClient.send(httpRequest, body: body, timeout: request.timeout)
-            return HTTPResult(response: response, body: data)
-        } catch let error as BatonError {
-            throw error
+            let result = try await exchange(httpRequest, body: body, for: request)
+            log.didReceive(request, result.response, bytes: result.streamedBody == nil ? result.body.count : nil, since: start)
+            return result
         } catch {
-            throw BatonError.network(operationName: request.operationName, underlying: error)
+            let failure = Self.classify(error, for: request)
+            log.didFail(request, failure, since: start)
+            throw failure
+        }
+    }
+
+    /// Sends the request and waits for its response within the request's timeout: the whole
+    /// body, or for a `multipart/mixed` one its head, then each chunk.
+    private func exchange(_ httpRequest: HTTPRequest, body: HTTPRequestBody?, for request: GraphQLRequest) async throws -> HTTPResult {
+        let httpClient = self.httpClient
+        let timeout = request.timeout
+        let operationName = request.operationName
+        let timedOut: @Sendable () -> any Error = { BatonError.timedOut(operationName: operationName, after: timeout ?? .zero) }
+        guard request.acceptsIncrementalDelivery else {
+            let (response, data) = try await withDeadline(timeout, timeoutError: timedOut) {
+                try await httpClient.send(httpRequest, body: body, timeout: timeout)
+            }
+            return HTTPResult(response: response, body: data)
+        }
+        let (response, chunks) = try await withDeadline(timeout, timeoutError: timedOut) {
+            try await httpClient.stream(httpRequest, body: body, timeout: timeout)
+        }
+        let stream = Self.idleLimited(chunks, limit: timeout, timeoutError: timedOut, for: request)
+        let contentType = response.headerFields[.contentType].map(GraphQLHTTPResponseReader.mediaType(of:))
+        if contentType == "multipart/mixed" {
+            return HTTPResult(response: response, body: Data(), streamedBody: stream)
+        }
+        return try await withDeadline(timeout, timeoutError: timedOut) {
+            var data = Data()
+            for try await chunk in stream { data.append(chunk) }
+            return HTTPResult(response: response, body: data)
+        }
+    }
+
+    /// A failure as the caller sees it: cancellation as `CancellationError`, a timeout as
+    /// ``BatonError/timedOut(operationName:after:)``, other transport errors as ``BatonError/network(operationName:underlying:)``.
+    static func classify(_ error: any Error, for request: GraphQLRequest) -> any Error {
+        if error is BatonError || error is CancellationError { return error }
+        if let urlError = error as? URLError {
+            switch urlError.code {
+            case .cancelled where Task.isCancelled: return CancellationError()
+            case .timedOut: return BatonError.timedOut(operationName: request.operationName, after: request.timeout ?? .zero)
+            default: break
+            }
+        }
+        if Task.isCancelled { return CancellationError() }
+        return BatonError.network(operationName: request.operationName, underlying: error)
+    }
+
+    /// `chunks`, failing with `timeoutError()` when no chunk arrives for `limit`, and with its
+    /// own failures classified as for the response head.
+    static func idleLimited(
+        _ chunks: AsyncThrowingStream<Data, any Error>, limit: Duration?, timeoutError: @escaping @Sendable () -> any Error,
+        for request: GraphQLRequest
+    ) -> AsyncThrowingStream<Data, any Error> {
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                var iterator = chunks.makeAsyncIterator()
+                do {
+                    while true {
+                        let box = UncheckedSendableBox(iterator)
+                        let (next, advanced) = try await withDeadline(limit, timeoutError: timeoutError) {
+                            var iterator = box.value
+                            let chunk = try await iterator.next()
+                            return (chunk, UncheckedSendableBox(iterator))
+                        }
+                        iterator = advanced.value
+                        guard let next else { break }
+                        continuation.yield(next)
+                    }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: classify(error, for: request))
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
         }
     }
 
@@ -205,4 +296,11 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport {
         components?.percentEncodedQuery = existing + query
         return components?.url ?? request.url
     }
+}
+
+/// Carries a stream iterator into the task that waits for its next element; only one task uses
+/// it at a time.
+private struct UncheckedSendableBox<Value>: @unchecked Sendable {
+    var value: Value
+    init(_ value: Value) { self.value = value }
 }

@@ -22,6 +22,7 @@ extension Store {
     /// Retains the records `descriptor` reads, like Relay's `retain`: they survive garbage
     /// collection until the token is released and the release buffer lets go of them.
     public func retain(_ descriptor: OperationDescriptor) -> RetainToken {
+        let descriptor = storageDescriptor(descriptor)
         let key = descriptor.rootKey
         state.withLock { state in
             state.roots[key, default: RootState(descriptor: descriptor)].retainCount += 1

@@ -11,6 +11,10 @@ public final class Store: Sendable {
     public let releaseBufferSize: Int
     /// Data fetched longer ago than this is stale for ``check(_:)``; `nil` never expires.
     public let queryCacheExpirationTime: Duration?
+    /// Variables whose values never become part of a storage key as they are (see ``storageDescriptor(_:)``).
+    public let sensitiveData: SensitiveData
+    /// Mixed into the stand-ins of sensitive values; never stored, so they differ in every run.
+    private let redactionSalt: (UInt64, UInt64)
 
     let state: Locked<StoreState>
     /// Whether publishes are written through to `cache` (not for the in-memory default).
@@ -23,9 +27,13 @@ public final class Store: Sendable {
         cache: any NormalizedCache = InMemoryNormalizedCache(),
         cacheKeys: CacheKeyConfiguration = .default,
         releaseBufferSize: Int = 10,
-        queryCacheExpirationTime: Duration? = nil
+        queryCacheExpirationTime: Duration? = nil,
+        sensitiveData: SensitiveData = .default
     ) {
         self.cache = cache
+        self.sensitiveData = sensitiveData
+        var generator = SystemRandomNumberGenerator()
+        redactionSalt = (generator.next(), generator.next())
         persists = !(cache is InMemoryNormalizedCache)
         self.cacheKeys = cacheKeys
         self.releaseBufferSize = releaseBufferSize
@@ -55,7 +63,8 @@ public final class Store: Sendable {
 
     /// Reads an operation or fragment from the store.
     public func read(_ descriptor: OperationDescriptor) -> ReadResult {
-        state.withLock { $0.read(descriptor) }
+        let descriptor = storageDescriptor(descriptor)
+        return state.withLock { $0.read(descriptor) }
     }
 
     /// The state of one record: present, deleted, or `nil` when missing.
@@ -70,6 +79,7 @@ public final class Store: Sendable {
 
     /// Whether the store can answer `descriptor` without the network.
     public func check(_ descriptor: OperationDescriptor) -> OperationAvailability {
+        let descriptor = storageDescriptor(descriptor)
         let now = ContinuousClock.now
         return state.withLock { state in
             let result = state.read(descriptor)
@@ -87,6 +97,27 @@ public final class Store: Sendable {
         }
     }
 
+    /// `descriptor` as the store keys it: each sensitive variable's value replaced by a
+    /// stand-in (`"<redacted:…>"`) made from the value with a salt that only this store instance
+    /// knows. Distinct values keep distinct storage keys while it lives, yet no key that reaches
+    /// the persistent cache holds a secret or a hash anyone could test guesses against. The
+    /// price: fields keyed by a sensitive variable are not found again after a restart.
+    public func storageDescriptor(_ descriptor: OperationDescriptor) -> OperationDescriptor {
+        guard sensitiveData.hasSensitiveVariables, !descriptor.variables.isEmpty else { return descriptor }
+        let salt = redactionSalt
+        let variables = sensitiveData.redacting(descriptor.variables) { value in
+            var hasher = Hasher()
+            hasher.combine(salt.0)
+            hasher.combine(value.serializedString())
+            hasher.combine(salt.1)
+            let stamp = UInt64(bitPattern: Int64(hasher.finalize()))
+            return .string("<redacted:\(String(stamp, radix: 16))>")
+        }
+        return OperationDescriptor(
+            name: descriptor.name, selections: descriptor.selections, variables: variables, rootID: descriptor.rootID,
+            rootType: descriptor.rootType)
+    }
+
     // MARK: Writing
 
     /// The one publish path: applies record changes, persists them, and notifies the watchers of
@@ -96,7 +127,7 @@ public final class Store: Sendable {
     public func publish(_ changes: RecordSource, invalidating invalidations: Invalidations = .init(), fetched: OperationDescriptor? = nil)
         -> Set<DataID>
     {
-        commit(fetched: fetched) { _ in StoreChanges(records: changes, invalidations: invalidations) }
+        commit(fetched: fetched.map(storageDescriptor)) { _ in StoreChanges(records: changes, invalidations: invalidations) }
     }
 
     /// Normalizes a response object for `descriptor` and publishes it: directive handlers
@@ -109,6 +140,7 @@ public final class Store: Sendable {
         updater: (@Sendable (RecordSourceProxy, JSONObject) -> Void)? = nil, replacing optimistic: OptimisticUpdate? = nil
     ) -> Set<DataID> {
         let cacheKeys = self.cacheKeys
+        let descriptor = storageDescriptor(descriptor)
         return commit(fetched: fetched ? descriptor : nil, removing: optimistic) { lookup in
             PayloadApplier.apply(
                 data: data, descriptor: descriptor, errorPaths: errorPaths, cacheKeys: cacheKeys, lookup: lookup, updater: updater)
@@ -135,6 +167,7 @@ public final class Store: Sendable {
         data: JSONObject?, for descriptor: OperationDescriptor, updater: (@Sendable (RecordSourceProxy, JSONObject) -> Void)? = nil
     ) -> OptimisticUpdate {
         let cacheKeys = self.cacheKeys
+        let descriptor = storageDescriptor(descriptor)
         let recipe: @Sendable (@escaping Reader.Lookup) -> StoreChanges = { lookup in
             PayloadApplier.apply(
                 data: data ?? [:], descriptor: descriptor, errorPaths: [], cacheKeys: cacheKeys, lookup: lookup,
@@ -249,7 +282,8 @@ public final class Store: Sendable {
     public func subscribe(
         _ descriptor: OperationDescriptor, onChange: @escaping @Sendable (ReadResult) -> Void
     ) -> (initial: ReadResult, subscription: StoreSubscription) {
-        state.withLock { state in
+        let descriptor = storageDescriptor(descriptor)
+        return state.withLock { state in
             let initial = state.read(descriptor)
             let id = state.addWatcher(Watcher(descriptor: descriptor, last: initial, onChange: onChange))
             return (initial, StoreSubscription(store: self, id: id))
