@@ -37,21 +37,55 @@ public struct URLSessionHTTPClient: HTTPClient {
 
     public func send(_ request: HTTPRequest, body: HTTPRequestBody?, timeout: Duration?) async throws -> (HTTPResponse, Data) {
         var urlRequest = try makeURLRequest(request, timeout: timeout)
+        let session = self.session
         let (data, response): (Data, URLResponse)
         switch body {
         case nil:
-            (data, response) = try await session.data(for: urlRequest)
+            (data, response) = try await Self.run { session.dataTask(with: urlRequest, completionHandler: $0) }
         case .data(let bytes)?:
             urlRequest.httpBody = bytes
-            (data, response) = try await session.data(for: urlRequest)
+            let request = urlRequest
+            (data, response) = try await Self.run { session.dataTask(with: request, completionHandler: $0) }
         case .file(let url)?:
-            (data, response) = try await session.upload(for: urlRequest, fromFile: url)
+            let request = urlRequest
+            (data, response) = try await Self.run { session.uploadTask(with: request, fromFile: url, completionHandler: $0) }
         case .stream?:
             let spooled = try await Self.spool(body!)
             defer { try? FileManager.default.removeItem(at: spooled) }
-            (data, response) = try await session.upload(for: urlRequest, fromFile: spooled)
+            let request = urlRequest
+            (data, response) = try await Self.run { session.uploadTask(with: request, fromFile: spooled, completionHandler: $0) }
         }
         return (try Self.httpResponse(response), data)
+    }
+
+    /// Runs a task made with a completion handler, cancelling it when the caller's task is cancelled.
+    ///
+    /// Not `URLSession.data(for:)`: on Linux its cancellation handler calls into the session's
+    /// queue while the Swift task's status is locked, and a response completing at that moment
+    /// needs that lock from the session's queue, so a fetch cancelled just as its response came
+    /// deadlocked (seen in the 10,000-iteration cancellation test). Here the cancel is handed to
+    /// another thread.
+    private static func run(
+        _ makeTask: (@escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) -> URLSessionTask
+    ) async throws -> (Data, URLResponse) {
+        let handle = CancellableTaskHandle()
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, URLResponse), any Error>) in
+                let task = makeTask { data, response, error in
+                    if let error {
+                        continuation.resume(throwing: error)
+                    } else if let response {
+                        continuation.resume(returning: (data ?? Data(), response))
+                    } else {
+                        continuation.resume(throwing: URLError(.badServerResponse))
+                    }
+                }
+                handle.set(task)
+                task.resume()
+            }
+        } onCancel: {
+            handle.cancel()
+        }
     }
 
     public func stream(
@@ -148,8 +182,10 @@ final class StreamingSessionDelegate: NSObject, URLSessionDataDelegate, @uncheck
         _ task: URLSessionTask, onFinish: @escaping @Sendable () -> Void
     ) async throws -> (URLResponse, AsyncThrowingStream<Data, any Error>) {
         let (chunks, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
+        let handle = CancellableTaskHandle()
+        handle.set(task)
         continuation.onTermination = { @Sendable termination in
-            if case .cancelled = termination { task.cancel() }
+            if case .cancelled = termination { handle.cancel() }
         }
         let head = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (head: CheckedContinuation<URLResponse, any Error>) in
@@ -159,7 +195,7 @@ final class StreamingSessionDelegate: NSObject, URLSessionDataDelegate, @uncheck
                 task.resume()
             }
         } onCancel: {
-            task.cancel()
+            handle.cancel()
         }
         return (head, chunks)
     }
@@ -192,5 +228,30 @@ final class StreamingSessionDelegate: NSObject, URLSessionDataDelegate, @uncheck
         } else {
             state.body.finish()
         }
+    }
+}
+
+/// A URLSession task to cancel from a Swift task's cancellation handler: the cancel runs on
+/// another thread, never inside the handler (see `URLSessionHTTPClient.run`), and a cancel that
+/// comes before the task exists cancels it as soon as it is set.
+final class CancellableTaskHandle: @unchecked Sendable {
+    private let lock = NSLock()
+    private var task: URLSessionTask?
+    private var cancelled = false
+
+    func set(_ task: URLSessionTask) {
+        let cancelNow = lock.withLock { () -> Bool in
+            self.task = task
+            return cancelled
+        }
+        if cancelNow { DispatchQueue.global().async { task.cancel() } }
+    }
+
+    func cancel() {
+        let task = lock.withLock { () -> URLSessionTask? in
+            cancelled = true
+            return self.task
+        }
+        if let task { DispatchQueue.global().async { task.cancel() } }
     }
 }

@@ -158,7 +158,8 @@ struct WebSocketFaultTests {
             Issue.record("expected an acknowledgement time-out, got \(String(describing: results.error))")
             return
         }
-        #expect(ContinuousClock.now - start < .seconds(12))
+        // 2 s to the time-out, then up to 5 s for the close handshake; generous for a loaded machine.
+        #expect(ContinuousClock.now - start < .seconds(45))
         #expect(await eventually(timeout: .seconds(20)) { server.events.contains("client closed 1") })
     }
 

@@ -255,9 +255,10 @@ final class FaultConnection: @unchecked Sendable {
         var sink = [UInt8](repeating: 0, count: 4096)
         while Date() < deadline {
             let count = recv(descriptor, &sink, sink.count, 0)
+            // The server stopping cuts the connection too; that is not the client closing it.
+            if server.isStopped { return false }
             if count == 0 { return true }
             if count < 0 && errno != EAGAIN && errno != EWOULDBLOCK && errno != EINTR { return true }
-            if server.isStopped { return false }
         }
         return false
     }
