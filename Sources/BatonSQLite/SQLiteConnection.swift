@@ -61,6 +61,39 @@ final class SQLiteConnection {
         return statement
     }
 
+    /// Runs `body` in a `BEGIN IMMEDIATE` transaction: committed when it returns, rolled back
+    /// when it throws.
+    func transaction(_ body: () throws(SQLiteCacheError) -> Void) throws(SQLiteCacheError) {
+        try run("BEGIN IMMEDIATE")
+        do throws(SQLiteCacheError) {
+            try body()
+            try run("COMMIT")
+        } catch {
+            try? execute("ROLLBACK")
+            throw error
+        }
+    }
+
+    /// Runs the statement for `sql`, which returns no rows, with each parameter `index` bound by
+    /// `bind(statement, index)` (from 1 to the statement's parameter count). The bound values
+    /// must live until this returns: bind with `SQLITE_STATIC`.
+    func run(_ sql: String, binding bind: (OpaquePointer, Int32) -> Int32) throws(SQLiteCacheError) {
+        let statement = try statement(sql)
+        defer {
+            sqlite3_reset(statement)
+            sqlite3_clear_bindings(statement)
+        }
+        let count = sqlite3_bind_parameter_count(statement)
+        var index: Int32 = 1
+        while index <= count {
+            let code = bind(statement, index)
+            guard code == SQLITE_OK else { throw error(code) }
+            index += 1
+        }
+        let step = sqlite3_step(statement)
+        guard step == SQLITE_DONE else { throw error(step) }
+    }
+
     /// Runs one statement with bound parameters, calling `row` for each result row.
     func run(_ sql: String, _ parameters: [Value] = [], row: ((Row) throws(SQLiteCacheError) -> Void)? = nil) throws(SQLiteCacheError) {
         let statement = try statement(sql)
@@ -109,3 +142,5 @@ final class SQLiteConnection {
 
 /// SQLite's "copy the bound value now" destructor.
 private let SQLITE_TRANSIENT = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
+/// SQLite's "the bound value outlives the statement's run" destructor: no copy.
+let SQLITE_STATIC: sqlite3_destructor_type? = nil

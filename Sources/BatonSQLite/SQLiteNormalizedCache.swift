@@ -1,5 +1,6 @@
 import BatonAPI
 import BatonStore
+import CSQLite
 import Foundation
 
 /// A ``NormalizedCache`` in a SQLite file: WAL journal, one transaction per publish (so a crash
@@ -14,6 +15,8 @@ import Foundation
 public final class SQLiteNormalizedCache: NormalizedCache, @unchecked Sendable {
     /// The schema version this Baton writes.
     public static let schemaVersion = 1
+    /// The page size of new cache files (existing files keep theirs).
+    static let newFilePageSize = 16384
     static let format = "baton-normalized-cache"
 
     public let fileURL: URL
@@ -57,7 +60,13 @@ public final class SQLiteNormalizedCache: NormalizedCache, @unchecked Sendable {
         try connection.run("SELECT name FROM sqlite_master WHERE type = 'table'") { row in
             if let name = row.text(0) { tables.append(name) }
         }
+        // Statement journals (SQLite's undo for a multi-row statement) stay in memory rather
+        // than in a temporary file: a publish is one transaction, rolled back whole on failure.
+        try connection.execute("PRAGMA temp_store = MEMORY")
         if tables.isEmpty {
+            // Larger pages for a new file: a publish of many records writes a quarter of the
+            // WAL frames (each frame is two writes) and fewer records spill to overflow pages.
+            try connection.execute("PRAGMA page_size = \(Self.newFilePageSize)")
             try connection.execute("PRAGMA journal_mode = WAL")
             try connection.execute(
                 """
@@ -112,33 +121,95 @@ public final class SQLiteNormalizedCache: NormalizedCache, @unchecked Sendable {
         }
     }
 
+    /// Reused by each write for the bytes of its IDs and records (guarded by `lock`).
+    private let buffer = ByteBuffer()
+    private var writer = RecordWriter()
+
+    /// Where a row's values lie in `buffer`: its ID, and its record (`nil` for a deletion).
+    private struct PendingRow {
+        var id: Range<Int>
+        var record: Range<Int>?
+    }
+
+    /// Rows per multi-row statement, largest first: a publish runs as few statements as it
+    /// can (most of a small statement's cost is running it, not its row).
+    private static let chunkSizes = [128, 16, 1]
+    private static let upsertSQL: [Int: String] = Dictionary(
+        uniqueKeysWithValues: chunkSizes.map { rows in
+            (
+                rows,
+                "INSERT INTO records (id, deleted, record) VALUES "
+                    + Array(repeating: "(?, ?, ?)", count: rows).joined(separator: ", ")
+                    + " ON CONFLICT (id) DO UPDATE SET deleted = excluded.deleted, record = excluded.record"
+            )
+        })
+    private static let deleteSQL: [Int: String] = Dictionary(
+        uniqueKeysWithValues: chunkSizes.map { rows in
+            (rows, "DELETE FROM records WHERE id IN (" + Array(repeating: "?", count: rows).joined(separator: ", ") + ")")
+        })
+
+    /// Writes one publish in one transaction. Every ID and record is encoded first, into one
+    /// buffer, outside the transaction; then the rows go in with multi-row upserts, bound
+    /// straight from the buffer (no copies).
     public func write(_ changes: [DataID: RecordState?]) throws {
         guard !changes.isEmpty else { return }
         lock.lock()
         defer { lock.unlock() }
-        do {
-            try connection.execute("BEGIN IMMEDIATE")
-            do throws(SQLiteCacheError) {
-                // One buffer for every record's bytes.
-                var bytes: [UInt8] = []
-                for (id, state) in changes {
-                    switch state {
-                    case nil:
-                        try connection.run("DELETE FROM records WHERE id = ?", [.text(id.rawValue)])
-                    case .deleted?:
-                        try connection.run(
-                            "INSERT OR REPLACE INTO records (id, deleted, record) VALUES (?, 1, NULL)", [.text(id.rawValue)])
-                    case .present(let record)?:
-                        bytes.removeAll(keepingCapacity: true)
-                        RecordCoding.encode(record, into: &bytes)
-                        try connection.run(
-                            "INSERT OR REPLACE INTO records (id, deleted, record) VALUES (?, 0, ?)", [.text(id.rawValue), .blob(bytes)])
+        // Emptied after each write; a large publish's bytes are not kept for the cache's life.
+        defer { buffer.removeAll(keepingUpTo: 4 << 20) }
+        var rows: [PendingRow] = []
+        rows.reserveCapacity(changes.count)
+        var forgotten: [Range<Int>] = []
+        for (id, state) in changes {
+            let idStart = buffer.count
+            buffer.append(id.rawValue)
+            let idRange = idStart..<buffer.count
+            switch state {
+            case nil:
+                forgotten.append(idRange)
+            case .deleted?:
+                rows.append(PendingRow(id: idRange, record: nil))
+            case .present(let record)?:
+                let recordStart = buffer.count
+                writer.write(record, into: buffer)
+                rows.append(PendingRow(id: idRange, record: recordStart..<buffer.count))
+            }
+        }
+        // The buffer does not move from here on: its bytes are bound without copies.
+        let base = UnsafeRawPointer(buffer.start)
+        let connection = self.connection
+        try connection.transaction { () throws(SQLiteCacheError) in
+            var next = 0
+            while next < rows.count {
+                let chunk = Self.chunkSizes.first { $0 <= rows.count - next }!
+                let first = next
+                try connection.run(Self.upsertSQL[chunk]!) { statement, index in
+                    let row = rows[first + Int(index - 1) / 3]
+                    switch (index - 1) % 3 {
+                    case 0:
+                        return sqlite3_bind_text(
+                            statement, index, base.advanced(by: row.id.lowerBound).assumingMemoryBound(to: CChar.self),
+                            Int32(row.id.count), SQLITE_STATIC)
+                    case 1:
+                        return sqlite3_bind_int(statement, index, row.record == nil ? 1 : 0)
+                    default:
+                        guard let record = row.record else { return sqlite3_bind_null(statement, index) }
+                        return sqlite3_bind_blob(statement, index, base.advanced(by: record.lowerBound), Int32(record.count), SQLITE_STATIC)
                     }
                 }
-                try connection.execute("COMMIT")
-            } catch {
-                try? connection.execute("ROLLBACK")
-                throw error
+                next += chunk
+            }
+            next = 0
+            while next < forgotten.count {
+                let chunk = Self.chunkSizes.first { $0 <= forgotten.count - next }!
+                let first = next
+                try connection.run(Self.deleteSQL[chunk]!) { statement, index in
+                    let id = forgotten[first + Int(index - 1)]
+                    return sqlite3_bind_text(
+                        statement, index, base.advanced(by: id.lowerBound).assumingMemoryBound(to: CChar.self), Int32(id.count),
+                        SQLITE_STATIC)
+                }
+                next += chunk
             }
         }
     }

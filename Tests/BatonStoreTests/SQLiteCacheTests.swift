@@ -1,6 +1,6 @@
 import BatonAPI
 import BatonExampleAPI
-import BatonSQLite
+@testable import BatonSQLite
 import BatonStore
 import Foundation
 import Testing
@@ -130,6 +130,67 @@ struct SQLiteCacheTests {
             for suffix in ["", "-wal"] {
                 let bytes = (try? Data(contentsOf: URL(fileURLWithPath: url.path + suffix))) ?? Data()
                 #expect(bytes.range(of: Data("Authorization".utf8)) == nil)
+            }
+        }
+    }
+
+    @Test func theWriterEncodesRecordsAsRecordCodingDoes() {
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["a", "bc", "\"", "\\", "\n", "\r", "\t", "\u{08}", "\u{0C}", "\u{00}", "\u{01}", "\u{1F}", " ", "é", "日本", "🎉", "/", "~"]
+        func randomString() -> String {
+            (0..<Int.random(in: 0...40, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+        }
+        var records = [
+            Record(id: "", typename: nil),
+            Record(
+                id: "client:1:\"x\"", typename: "Thing",
+                fields: [
+                    "zeta": .scalar(.string("")), "alpha": .link("User:1"), "mid(first:10)": .list([.link("a"), .null, .list([.link("b")])]),
+                    "number": .scalar(.int(-42)), "ratio": .scalar(.double(1.0)), "half": .scalar(.double(0.5)), "flag": .scalar(.bool(true)),
+                    "json": .scalar(.object(["b": 1, "a": [1, "x"]])), "nothing": .null,
+                ]),
+            Record(id: "long", typename: "Long", fields: ["body": .scalar(.string(String(repeating: "0123456789abcdef\r\n\"q\" ", count: 50)))]),
+        ]
+        for index in 0..<500 {
+            var fields = RecordFields()
+            for _ in 0..<Int.random(in: 0...14, using: &generator) { fields[randomString()] = .scalar(.string(randomString())) }
+            records.append(Record(id: DataID("r\(index)" + randomString()), typename: randomString(), fields: fields))
+        }
+        var writer = RecordWriter()
+        let buffer = ByteBuffer(capacity: 16)
+        for record in records + records {
+            let start = buffer.count
+            writer.write(record, into: buffer)
+            let written = Array(UnsafeBufferPointer(start: buffer.start + start, count: buffer.count - start))
+            #expect(written == RecordCoding.encode(record), "\(record)")
+        }
+    }
+
+    @Test func largePublishesUpdatesAndRemovalsSurviveARestart() async throws {
+        try await withTemporaryFolder { folder in
+            let url = folder.appendingPathComponent("cache.sqlite")
+            func record(_ index: Int, _ generation: Int) -> Record {
+                Record(id: DataID("r\(index)"), typename: "R", fields: ["g": .scalar(.int(generation)), "s": .scalar(.string("\"\(index)\"\n"))])
+            }
+            do {
+                let cache = try SQLiteNormalizedCache(fileURL: url)
+                // 300 rows: statements of 128, 16 and 1 rows.
+                try cache.write(Dictionary(uniqueKeysWithValues: (0..<300).map { (DataID("r\($0)"), RecordState?.some(.present(record($0, 1)))) }))
+                // Update some, delete some, forget some (more than one statement's worth).
+                var changes: [DataID: RecordState?] = [:]
+                for index in 0..<100 { changes[DataID("r\(index)")] = .present(record(index, 2)) }
+                for index in 100..<110 { changes[DataID("r\(index)")] = .some(.deleted) }
+                for index in 110..<290 { changes[DataID("r\(index)")] = .some(nil) }
+                try cache.write(changes)
+            }
+            let source = try SQLiteNormalizedCache(fileURL: url).loadRecords()
+            for index in 0..<300 {
+                switch index {
+                case 0..<100: #expect(source[DataID("r\(index)")] == record(index, 2))
+                case 100..<110: #expect(source.state(of: DataID("r\(index)")) == .deleted)
+                case 110..<290: #expect(source.state(of: DataID("r\(index)")) == nil)
+                default: #expect(source[DataID("r\(index)")] == record(index, 1))
+                }
             }
         }
     }

@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// One figure of the table: Baton's time, its floor's, measured alternately in one run.
 struct Figure {
     let name: String
@@ -11,10 +15,36 @@ struct Figure {
     /// For figures that are not times: what to print for Baton and the floor.
     var batonText: String? = nil
     var floorText: String? = nil
+    /// The same ratio in CPU time of the measuring thread (medians), for single-threaded work:
+    /// unlike wall time, it does not count the time other processes held the CPU.
+    var cpuRatio: Double? = nil
 
     var ratio: Double { seconds(baton) / seconds(floor) }
     var passes: Bool { ratio <= target }
 }
+
+/// Wall time and the calling thread's CPU time of one run of `body`.
+func measure(_ body: () throws -> Void) rethrows -> (wall: Duration, cpu: Duration) {
+    let clock = ContinuousClock()
+    let cpuStart = threadCPUTime()
+    let start = clock.now
+    try body()
+    let wall = clock.now - start
+    return (wall, threadCPUTime() - cpuStart)
+}
+
+/// CPU time used by the calling thread so far.
+func threadCPUTime() -> Duration {
+    #if canImport(Glibc)
+        var time = timespec()
+        clock_gettime(CLOCK_THREAD_CPUTIME_ID, &time)
+        return .seconds(time.tv_sec) + .nanoseconds(time.tv_nsec)
+    #else
+        return .zero
+    #endif
+}
+
+func medianOf(_ times: [Duration]) -> Duration { times.sorted()[times.count / 2] }
 
 func seconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) + Double(duration.components.attoseconds) * 1e-18
@@ -38,16 +68,15 @@ func compare(
         try baton()
         try floor()
     }
-    var batonTimes: [Duration] = []
-    var floorTimes: [Duration] = []
-    let clock = ContinuousClock()
+    var batonTimes: [(wall: Duration, cpu: Duration)] = []
+    var floorTimes: [(wall: Duration, cpu: Duration)] = []
     for _ in 0..<rounds {
-        batonTimes.append(try clock.measure(baton))
-        floorTimes.append(try clock.measure(floor))
+        batonTimes.append(try measure(baton))
+        floorTimes.append(try measure(floor))
     }
     return Figure(
-        name: name, baton: batonTimes.sorted()[rounds / 2], floor: floorTimes.sorted()[rounds / 2], floorName: floorName,
-        target: target)
+        name: name, baton: medianOf(batonTimes.map(\.wall)), floor: medianOf(floorTimes.map(\.wall)), floorName: floorName,
+        target: target, cpuRatio: seconds(medianOf(batonTimes.map(\.cpu))) / seconds(medianOf(floorTimes.map(\.cpu))))
 }
 
 /// The async form of ``compare(_:floorName:target:rounds:warmup:baton:floor:)``.
@@ -82,13 +111,14 @@ func format(_ duration: Duration) -> String {
 
 /// Prints the figures as one table and returns whether all passed.
 func printTable(_ figures: [Figure], notes: [String]) -> Bool {
-    let header = ["figure", "Baton", "floor", "ratio", "target", "result"]
+    let header = ["figure", "Baton", "floor", "ratio", "target", "result", "CPU-time ratio"]
     var rows = [header]
     for figure in figures {
         rows.append([
             figure.name, figure.batonText ?? format(figure.baton),
             "\(figure.floorText ?? format(figure.floor)) (\(figure.floorName))",
             String(format: "%.2f×", figure.ratio), String(format: "≤ %.2f×", figure.target), figure.passes ? "pass" : "FAIL",
+            figure.cpuRatio.map { String(format: "%.2f×", $0) } ?? "–",
         ])
     }
     var widths = Array(repeating: 0, count: header.count)

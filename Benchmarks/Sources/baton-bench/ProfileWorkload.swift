@@ -3,7 +3,7 @@ import BatonSQLite
 import BatonStore
 import Foundation
 
-/// `baton-bench --profile <workload> [repetitions]`: runs one figure's work alone, with no
+/// `baton-bench --profile <workload> [repetitions [scale]]`: runs one figure's work alone, with no
 /// timing and no table, for a profiler (`valgrind --tool=callgrind`, `perf record`).
 enum ProfileWorkload: String, CaseIterable {
     /// Baton's JSON parser on the response.
@@ -22,7 +22,9 @@ enum ProfileWorkload: String, CaseIterable {
             throw BenchError("--profile needs one of: " + allCases.map(\.rawValue).joined(separator: ", "))
         }
         let repetitions = arguments.dropFirst().first.flatMap { Int($0) } ?? 20
-        try workload.run(response: response, repetitions: repetitions)
+        // An optional third argument scales the response (its issues repeated, as the growth figures do).
+        let factor = arguments.dropFirst(2).first.flatMap { Int($0) } ?? 1
+        try workload.run(response: factor == 1 ? response : try GitHubFigures.scaled(response, factor: factor), repetitions: repetitions)
     }
 
     func run(response: Data, repetitions: Int) throws {

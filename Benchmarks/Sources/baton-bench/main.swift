@@ -24,26 +24,42 @@ if let flag = CommandLine.arguments.firstIndex(of: "--profile") {
 var figures: [Figure] = []
 var notes: [String] = []
 
+// `--only NAME[,NAME…]` runs some groups of figures: memory, parse, receive, sqlite, growth,
+// store, requests, codegen. The table of record is the one with all of them.
+let only: Set<Substring>? = CommandLine.arguments.firstIndex(of: "--only").map {
+    Set(CommandLine.arguments[$0 + 1].split(separator: ","))
+}
+func wants(_ group: Substring) -> Bool { only?.contains(group) ?? true }
+
 // Memory first, before anything else raises the process's peak.
-let (memoryFigure, memoryNote) = try GitHubFigures.memory(response: responseData)
-notes.append(memoryNote)
+var memoryFigure: Figure?
+if wants("memory") {
+    let (figure, note) = try GitHubFigures.memory(response: responseData)
+    memoryFigure = figure
+    notes.append(note)
+}
 
 // JSON parse: Baton's parser vs Foundation's JSONSerialization on the 410 KB response.
-figures.append(
-    try compare("JSON parse (410 KB)", floorName: "JSONSerialization", target: 0.5) {
-        _ = try JSONValue(parsing: responseData)
-    } floor: {
-        _ = try JSONSerialization.jsonObject(with: responseData)
-    })
-
-figures.append(contentsOf: try GitHubFigures.figures(response: responseData, notes: &notes))
-figures.append(memoryFigure)
-figures.append(contentsOf: StoreFigures.all())
-figures.append(try await RequestOverhead.figure())
-if let codegen = try CodegenFigure.figure(fixtures: fixtures) {
-    figures.append(codegen)
-} else {
-    notes.append("codegen: no release `baton` beside baton-bench; run scripts/bench, which builds it")
+if wants("parse") {
+    figures.append(
+        try compare("JSON parse (410 KB)", floorName: "JSONSerialization", target: 0.5) {
+            _ = try JSONValue(parsing: responseData)
+        } floor: {
+            _ = try JSONSerialization.jsonObject(with: responseData)
+        })
+}
+if wants("receive") { figures.append(contentsOf: try GitHubFigures.figures(response: responseData, notes: &notes)) }
+if wants("sqlite") { figures.append(try GitHubFigures.sqlite(response: responseData, notes: &notes)) }
+if wants("growth") { figures.append(contentsOf: try GitHubFigures.growth(response: responseData, notes: &notes)) }
+if let memoryFigure { figures.append(memoryFigure) }
+if wants("store") { figures.append(contentsOf: StoreFigures.all()) }
+if wants("requests") { figures.append(try await RequestOverhead.figure()) }
+if wants("codegen") {
+    if let codegen = try CodegenFigure.figure(fixtures: fixtures) {
+        figures.append(codegen)
+    } else {
+        notes.append("codegen: no release `baton` beside baton-bench; run scripts/bench, which builds it")
+    }
 }
 
 let allPassed = printTable(figures, notes: notes)

@@ -1,5 +1,13 @@
 import struct Foundation.Data
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 extension JSONValue {
     /// Parses one JSON text (RFC 8259) from UTF-8 bytes. Whitespace may surround the value;
     /// anything else after it is an error. Integers that fit in `Int` stay integers.
@@ -232,20 +240,17 @@ struct JSONParser: ~Copyable {
         position += 1  // opening quote
         let start = position
         // Fast path: no escapes.
-        while position < bytes.count {
-            let byte = bytes[position]
-            if byte == UInt8(ascii: "\"") {
-                let slice = UnsafeRawBufferPointer(rebasing: bytes[start..<position])
-                position += 1
-                return try makeString(slice, at: start)
-            }
-            if byte == UInt8(ascii: "\\") { break }
-            if byte < 0x20 { throw error(expected: "a string character (control characters must be escaped)") }
-            position += 1
-        }
+        var nonASCII = false
+        position = plainRunEnd(from: position, nonASCII: &nonASCII)
         guard position < bytes.count else {
             throw JSONParseError(offset: bytes.count, expected: "'\"' closing the string opened at byte \(quote)", found: "end of input")
         }
+        if bytes[position] == UInt8(ascii: "\"") {
+            let slice = UnsafeRawBufferPointer(rebasing: bytes[start..<position])
+            position += 1
+            return try makeString(slice, at: start, checkUTF8: nonASCII)
+        }
+        if bytes[position] < 0x20 { throw error(expected: "a string character (control characters must be escaped)") }
         // Slow path: copy what we have, then decode escapes.
         scratch.removeAll(keepingCapacity: true)
         scratch.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[start..<position]))
@@ -253,18 +258,17 @@ struct JSONParser: ~Copyable {
             let byte = bytes[position]
             if byte == UInt8(ascii: "\"") {
                 position += 1
-                let result = scratch.withUnsafeBytes { buffer in
-                    String(validating: buffer, as: UTF8.self)
-                }
-                guard let result else {
-                    throw JSONParseError(offset: start, expected: "a string of valid UTF-8", found: "invalid UTF-8")
-                }
-                return result
+                return try scratch.withUnsafeBytes { buffer in
+                    // Escapes are decoded to valid UTF-8: only raw bytes beyond ASCII need a check.
+                    Result { () throws(JSONParseError) in try makeString(buffer, at: start, checkUTF8: nonASCII) }
+                }.get()
             }
             if byte < 0x20 { throw error(expected: "a string character (control characters must be escaped)") }
             if byte != UInt8(ascii: "\\") {
-                scratch.append(byte)
-                position += 1
+                // A run of plain bytes at once.
+                let runStart = position
+                position = plainRunEnd(from: position, nonASCII: &nonASCII)
+                scratch.append(contentsOf: UnsafeRawBufferPointer(rebasing: bytes[runStart..<position]))
                 continue
             }
             position += 1
@@ -310,9 +314,56 @@ struct JSONParser: ~Copyable {
         throw JSONParseError(offset: bytes.count, expected: "'\"' closing the string opened at byte \(quote)", found: "end of input")
     }
 
-    private func makeString(_ slice: UnsafeRawBufferPointer, at start: Int) throws(JSONParseError) -> String {
-        // ASCII is by far the most common case and needs no validation beyond the scan.
-        guard let string = String(validating: slice, as: UTF8.self) else {
+    /// The position of the first byte from `start` on that ends a run of plain string bytes: `"`,
+    /// `\`, a control character, or the end of the input. Sets `nonASCII` when the run holds a
+    /// byte of 0x80 or above. Reads eight bytes at a time.
+    @inline(__always)
+    private func plainRunEnd(from start: Int, nonASCII: inout Bool) -> Int {
+        guard let base = bytes.baseAddress else { return start }
+        let count = bytes.count
+        let ones: UInt64 = 0x0101_0101_0101_0101
+        let highs: UInt64 = 0x8080_8080_8080_8080
+        var position = start
+        var seen: UInt64 = 0  // the bits of every byte of the run
+        while position + 8 <= count {
+            let word = UInt64(littleEndian: (base + position).loadUnaligned(as: UInt64.self))
+            // The high bit of each byte below 0x20, `"` or `\`; the lowest flagged byte is exact.
+            let quote = word ^ (ones &* 0x22)
+            let backslash = word ^ (ones &* 0x5C)
+            let flags =
+                ((word &- ones &* 0x20) & ~word & highs) | ((quote &- ones) & ~quote & highs)
+                | ((backslash &- ones) & ~backslash & highs)
+            if flags != 0 {
+                let plain = flags.trailingZeroBitCount >> 3
+                if plain > 0 { seen |= word & (UInt64.max >> (64 - plain * 8)) }
+                if seen & highs != 0 { nonASCII = true }
+                return position + plain
+            }
+            seen |= word
+            position += 8
+        }
+        while position < count {
+            let byte = base.load(fromByteOffset: position, as: UInt8.self)
+            if byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") { break }
+            seen |= UInt64(byte)
+            position += 1
+        }
+        if seen & highs != 0 { nonASCII = true }
+        return position
+    }
+
+    /// The string of `slice`; with `checkUTF8`, an error unless it is valid UTF-8. ASCII, by far
+    /// the most common case, needs no check beyond the scan.
+    private func makeString(_ slice: UnsafeRawBufferPointer, at start: Int, checkUTF8: Bool) throws(JSONParseError) -> String {
+        let string = String(decoding: slice, as: UTF8.self)
+        if !checkUTF8 { return string }
+        // `String(decoding:)` repairs invalid UTF-8 (far faster than `String(validating:)`, which
+        // checks scalar by scalar): the bytes are valid exactly when nothing was repaired.
+        var copy = string
+        let unchanged = copy.withUTF8 { decoded in
+            decoded.count == slice.count && (slice.isEmpty || memcmp(decoded.baseAddress!, slice.baseAddress!, slice.count) == 0)
+        }
+        guard unchanged else {
             throw JSONParseError(offset: start, expected: "a string of valid UTF-8", found: "invalid UTF-8")
         }
         return string
