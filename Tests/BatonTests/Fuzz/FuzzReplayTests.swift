@@ -104,3 +104,24 @@ struct FuzzWebSocketReplayTests {
         }
     }
 }
+
+/// What fuzzing found in incremental delivery, as ordinary tests.
+@Suite("Fuzz findings: multipart incremental responses")
+struct FuzzMultipartFindingTests {
+    /// A `deferSpec=20220824` stream whose `path` ends with a negative index trapped in the
+    /// merger (`replaceSubrange` of a range before the list's start): now a typed error.
+    @Test func aNegativeStreamIndexIsATypedError() {
+        for index in ["-1", "-3", "-1000"] {
+            let body = "\r\n---\r\n\r\n{\"data\":{\"a\":[1,2]},\"hasNext\":true}\r\n---\r\n\r\n"
+                + "{\"incremental\":[{\"items\":[3],\"path\":[\"a\",\(index)]}],\"hasNext\":false}\r\n-----\r\n"
+            let outcome = _IncrementalDeliveryFuzzEntry.read(
+                contentType: "multipart/mixed; boundary=\"-\"; deferSpec=20220824", body: Array(body.utf8), chunkSizes: [])
+            #expect(outcome.responses.count == 1, "\(index)")
+            guard case .invalidResponse(_, let reason)? = outcome.error else {
+                Issue.record("\(index): \(String(describing: outcome.error))")
+                continue
+            }
+            #expect(reason.contains("negative index"), "\(index): \(reason)")
+        }
+    }
+}
