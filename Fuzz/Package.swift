@@ -34,9 +34,10 @@ let package = Package(
         fuzzTarget("fuzz-documents", ["BatonCodegen"]),
         // Schema loading from SDL, or from introspection JSON when the input starts with `{`.
         fuzzTarget("fuzz-schema", ["BatonCodegen"]),
-        // Planned, written with their parsers: fuzz-multipart (the multipart response parser)
-        // and fuzz-websocket (WebSocket message decoding). Add each as `fuzzTarget(...)` here,
-        // a seed folder under Corpus/, and its name in scripts/fuzz's default list.
+        // A multipart/mixed incremental response read in arbitrary chunks: split, parsed, merged.
+        fuzzTarget("fuzz-multipart", ["Baton", "BatonAPI"]),
+        // A server's WebSocket text frame decoded in both protocols.
+        fuzzTarget("fuzz-websocket", ["BatonWebSocket", "BatonAPI"]),
     ],
     swiftLanguageModes: [.v6]
 )

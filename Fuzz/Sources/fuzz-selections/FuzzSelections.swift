@@ -15,12 +15,18 @@ func decodeAndNormalize<Data: RootSelectionSet>(_: Data.Type, _ object: JSONObje
     return try? Data(jsonObject: object, variables: variables)
 }
 
+/// A number read from the data, kept small: `Int(_:)` of a Double beyond Int's range traps.
+func weight(_ value: Double?) -> Int {
+    guard let value else { return 0 }
+    return value.isFinite ? Int(value.magnitude.truncatingRemainder(dividingBy: 1024)) : 1
+}
+
 /// Reads every field of decoded data: what `init(jsonObject:)` accepts, the accessors must read.
 func readAll(_ data: HeroAndFriendsQuery.Data) -> Int {
     guard let hero = data.hero else { return 0 }
     var count = hero.id.utf8.count + hero.appearsIn.count + hero.fragments.characterName.name.utf8.count
     for friend in hero.friends ?? [] { count += friend?.name.utf8.count ?? 0 }
-    count += Int(hero.asHuman?.height ?? 0) + (hero.asDroid?.primaryFunction?.utf8.count ?? 0)
+    count += weight(hero.asHuman?.height) + (hero.asDroid?.primaryFunction?.utf8.count ?? 0)
     return count
 }
 
@@ -29,7 +35,7 @@ func readAll(_ data: SearchQuery.Data) -> Int {
     for result in data.search ?? [] {
         count += result?.asHuman.map { $0.id.utf8.count + $0.name.utf8.count + ($0.homePlanet?.utf8.count ?? 0) } ?? 0
         count += result?.asDroid.map { $0.id.utf8.count + $0.name.utf8.count + ($0.primaryFunction?.utf8.count ?? 0) } ?? 0
-        count += result?.asStarship.map { $0.id.utf8.count + $0.name.utf8.count + Int($0.length ?? 0) } ?? 0
+        count += result?.asStarship.map { $0.id.utf8.count + $0.name.utf8.count + weight($0.length) } ?? 0
     }
     return count
 }
@@ -37,7 +43,7 @@ func readAll(_ data: SearchQuery.Data) -> Int {
 func readAll(_ data: HumanQuery.Data) -> Int {
     guard let human = data.human else { return 0 }
     return human.id.utf8.count + human.name.utf8.count + (human.homePlanet?.utf8.count ?? 0)
-        + Int(human.height ?? 0) + Int(human.mass ?? 0) + human.appearsIn.count
+        + weight(human.height) + weight(human.mass) + human.appearsIn.count
 }
 
 /// Keeps the reads from being optimized away.

@@ -109,6 +109,7 @@ struct IncrementalResponseMerger {
                 guard let index = path.last?.intValue else { throw Self.invalid(name, "a streamed `path` does not end with an index") }
                 try update(at: path.dropLast()) { list in
                     guard case .list(var elements) = list else { throw Self.invalid(name, "streamed items target \(list.kindDescription), not a list") }
+                    guard index >= 0 else { throw Self.invalid(name, "streamed items start at the negative index \(index)") }
                     guard index <= elements.count else { throw Self.invalid(name, "streamed items start at \(index), past the list's end \(elements.count)") }
                     elements.replaceSubrange(index..<min(elements.count, index + items.count), with: items)
                     list = .list(elements)

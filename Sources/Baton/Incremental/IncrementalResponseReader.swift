@@ -8,41 +8,18 @@ import Foundation
 enum IncrementalResponseReader {
     static func responses(_ result: HTTPResult, operationName: String) -> AsyncThrowingStream<GraphQLResponse, any Error> {
         let chunks = result.streamedBody ?? AsyncThrowingStream { $0.finish() }
-        let boundary = MultipartMixedParser.boundary(ofContentType: result.response.headerFields[.contentType] ?? "")
+        let contentType = result.response.headerFields[.contentType] ?? ""
         return AsyncThrowingStream { continuation in
             let task = Task {
-                var parser = MultipartMixedParser(boundary: boundary)
-                var merger = IncrementalResponseMerger(operationName: operationName)
+                var assembler = IncrementalResponseAssembler(contentType: contentType, operationName: operationName)
                 do {
-                    reading: for try await chunk in chunks {
-                        for part in parser.append(chunk) {
-                            let json: JSONValue
-                            do throws(JSONParseError) {
-                                json = try JSONValue(parsing: part)
-                            } catch {
-                                throw BatonError.malformedResponse(operationName: operationName, error)
-                            }
-                            guard case .object(let object) = json else {
-                                throw BatonError.invalidResponse(
-                                    operationName: operationName, reason: "a multipart part is \(json.kindDescription), not an object")
-                            }
-                            guard try merger.merge(object) else { continue }
-                            continuation.yield(GraphQLResponse(body: merger.body, httpResponse: result.response, hasNext: merger.hasNext))
-                            if !merger.hasNext { break reading }
+                    for try await chunk in chunks {
+                        try assembler.append(chunk) { body, hasNext in
+                            continuation.yield(GraphQLResponse(body: body, httpResponse: result.response, hasNext: hasNext))
                         }
-                        if parser.isFinished { break }
+                        if assembler.isDone { break }
                     }
-                    if merger.partCount == 0 || merger.hasNext {
-                        let reason: String
-                        if parser.hasPartialPart {
-                            reason = "the body ended in the middle of part \(merger.partCount + 1)"
-                        } else if merger.partCount == 0 {
-                            reason = "the body ended before its first part"
-                        } else {
-                            reason = "the body ended after \(merger.partCount) part(s), the last of which said more would follow"
-                        }
-                        throw BatonError.incompleteResponse(operationName: operationName, reason: reason)
-                    }
+                    try assembler.finish()
                     continuation.finish()
                 } catch let error as BatonError {
                     continuation.finish(throwing: error)
@@ -54,5 +31,75 @@ enum IncrementalResponseReader {
             }
             continuation.onTermination = { _ in task.cancel() }
         }
+    }
+}
+
+/// The synchronous core of ``IncrementalResponseReader``: splits the chunks of a `multipart/mixed`
+/// body into parts, parses each part's JSON and merges it into the response so far. The
+/// `fuzz-multipart` target (`Fuzz/`) drives it through ``_IncrementalDeliveryFuzzEntry``.
+struct IncrementalResponseAssembler {
+    let operationName: String
+    private var parser: MultipartMixedParser
+    private var merger: IncrementalResponseMerger
+    /// Whether the part with `hasNext: false` has been merged.
+    private var lastPartMerged = false
+
+    /// For a response of `contentType`, whose `boundary` parameter (`-` when missing) splits it.
+    init(contentType: String, operationName: String) {
+        self.operationName = operationName
+        parser = MultipartMixedParser(boundary: MultipartMixedParser.boundary(ofContentType: contentType))
+        merger = IncrementalResponseMerger(operationName: operationName)
+    }
+
+    /// Whether nothing more is to be read: the last part was merged, or the body's closing
+    /// delimiter was read.
+    var isDone: Bool { lastPartMerged || parser.isFinished }
+
+    /// Adds a chunk of the body; calls `yield` with the response merged so far, and whether more
+    /// parts follow, after each part it completes that carries something. Stops after the part
+    /// with `hasNext: false`, ignoring what follows it.
+    mutating func append(_ chunk: Data, yield: (JSONObject, Bool) -> Void) throws(BatonError) {
+        guard !lastPartMerged else { return }
+        for part in parser.append(chunk) {
+            let json: JSONValue
+            do throws(JSONParseError) {
+                json = try JSONValue(parsing: part)
+            } catch {
+                throw BatonError.malformedResponse(operationName: operationName, error)
+            }
+            guard case .object(let object) = json else {
+                throw BatonError.invalidResponse(operationName: operationName, reason: "a multipart part is \(json.kindDescription), not an object")
+            }
+            let merged: Bool
+            do {
+                merged = try merger.merge(object)
+            } catch let error as BatonError {
+                throw error
+            } catch {
+                // The merger throws only BatonError; this keeps `append`'s error typed.
+                throw BatonError.invalidResponse(operationName: operationName, reason: "incremental delivery: \(error)")
+            }
+            guard merged else { continue }
+            yield(merger.body, merger.hasNext)
+            if !merger.hasNext {
+                lastPartMerged = true
+                return
+            }
+        }
+    }
+
+    /// At the end of the body: throws ``BatonError/incompleteResponse(operationName:reason:)``
+    /// unless the part with `hasNext: false` was read.
+    func finish() throws(BatonError) {
+        guard merger.partCount == 0 || merger.hasNext else { return }
+        let reason: String
+        if parser.hasPartialPart {
+            reason = "the body ended in the middle of part \(merger.partCount + 1)"
+        } else if merger.partCount == 0 {
+            reason = "the body ended before its first part"
+        } else {
+            reason = "the body ended after \(merger.partCount) part(s), the last of which said more would follow"
+        }
+        throw BatonError.incompleteResponse(operationName: operationName, reason: reason)
     }
 }

@@ -70,9 +70,7 @@ struct SelectionSetValidator {
                     continue
                 }
                 if !applies { continue }
-                if let condition = fragment.typeCondition,
-                    !condition.matches(typename ?? parentType)
-                {
+                if let condition = fragment.typeCondition, !Self.fragment(on: condition, appliesTo: typename, parentType) {
                     continue
                 }
                 try validateObject(object, selections: fragment.selections, parentType: parentType, optional: optional)
@@ -81,7 +79,7 @@ struct SelectionSetValidator {
                     try validateConditional(object, spread.typeCondition, spread.selections, parentType, typename)
                     continue
                 }
-                if !applies || !spread.typeCondition.matches(typename ?? parentType) { continue }
+                if !applies || !Self.fragment(on: spread.typeCondition, appliesTo: typename, parentType) { continue }
                 try validateObject(object, selections: spread.selections, parentType: parentType, optional: optional)
             }
         }
@@ -93,8 +91,17 @@ struct SelectionSetValidator {
         _ object: JSONObject, _ condition: TypeCondition?, _ selections: [Selection], _ parentType: String,
         _ typename: String?
     ) throws(SelectionSetDecodingError) {
-        if let condition, !condition.matches(typename ?? parentType) { return }
+        if let condition, !Self.fragment(on: condition, appliesTo: typename, parentType) { return }
         try validateObject(object, selections: selections, parentType: parentType, optional: true)
+    }
+
+    /// Whether a fragment on `condition` applies to an object of `parentType` whose
+    /// `__typename` is `typename`: when the type condition matches the typename, or the parent
+    /// type itself. In the second case every object here is of the fragment's type whatever its
+    /// `__typename` says (a type added to the schema after the code was generated, say), and
+    /// the generated accessors read the fragment's fields as the parent's: they must be there.
+    private static func fragment(on condition: TypeCondition, appliesTo typename: String?, _ parentType: String) -> Bool {
+        condition.matches(typename ?? parentType) || condition.matches(parentType)
     }
 
     private mutating func validateValue(

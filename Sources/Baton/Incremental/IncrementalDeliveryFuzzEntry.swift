@@ -1,0 +1,54 @@
+import BatonAPI
+import Foundation
+
+/// Not API: the entry point of the `fuzz-multipart` libFuzzer target (`Fuzz/`, a package of its
+/// own that sees only public symbols) and of its replay test. Runs the code the client reads an
+/// incremental (`multipart/mixed`) response with, without a network or a task.
+public enum _IncrementalDeliveryFuzzEntry {
+    /// Reads `body` as the client reads a `multipart/mixed` response whose `Content-Type` is
+    /// `contentType`, arriving in chunks of `chunkSizes` bytes (cycled; each at least 1; empty:
+    /// one chunk). Returns what the client would yield (the response merged so far and whether
+    /// more parts follow, after each part) and the error it would end with, if any.
+    public static func read(
+        contentType: String, body: [UInt8], chunkSizes: [Int]
+    ) -> (responses: [(body: JSONObject, hasNext: Bool)], error: BatonError?) {
+        var assembler = IncrementalResponseAssembler(contentType: contentType, operationName: "Fuzz")
+        var responses: [(body: JSONObject, hasNext: Bool)] = []
+        do throws(BatonError) {
+            var start = 0
+            var next = 0
+            while start < body.count {
+                let size = chunkSizes.isEmpty ? body.count : max(1, chunkSizes[next % chunkSizes.count])
+                next += 1
+                let end = size >= body.count - start ? body.count : start + size
+                try assembler.append(Data(body[start..<end])) { responses.append(($0, $1)) }
+                start = end
+                if assembler.isDone { break }
+            }
+            try assembler.finish()
+            return (responses, nil)
+        } catch {
+            return (responses, error)
+        }
+    }
+
+    /// A fuzz input as the target and its replay test read it: the first line holds the chunk
+    /// sizes (decimal, comma-separated; what is not a number in 1...65536 is skipped), the second
+    /// the `Content-Type`, the rest (after the second `\n`) is the body.
+    public static func splitInput(_ input: [UInt8]) -> (chunkSizes: [Int], contentType: String, body: [UInt8]) {
+        let newline = UInt8(ascii: "\n")
+        guard let firstEnd = input.firstIndex(of: newline) else {
+            return ([], "", [])
+        }
+        let chunkSizes = input[..<firstEnd].split(separator: UInt8(ascii: ",")).compactMap { digits -> Int? in
+            guard digits.count <= 5, digits.allSatisfy({ (0x30...0x39).contains($0) }) else { return nil }
+            let size = digits.reduce(0) { $0 * 10 + Int($1 - 0x30) }
+            return (1...65536).contains(size) ? size : nil
+        }
+        let rest = input[(firstEnd + 1)...]
+        let secondEnd = rest.firstIndex(of: newline) ?? rest.endIndex
+        let contentType = String(decoding: rest[..<secondEnd], as: UTF8.self)
+        let body = secondEnd < rest.endIndex ? Array(rest[(secondEnd + 1)...]) : []
+        return (chunkSizes, contentType, body)
+    }
+}

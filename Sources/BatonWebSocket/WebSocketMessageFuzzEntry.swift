@@ -1,0 +1,18 @@
+/// Not API: the entry point of the `fuzz-websocket` libFuzzer target (`Fuzz/`, a package of its
+/// own that sees only public symbols) and of its replay test.
+public enum _WebSocketMessageFuzzEntry {
+    /// Decodes `text` as a text frame from a server speaking `protocol`, as the connection does.
+    /// Returns the frame the connection answers a `ping` with (its `pong`), a description of any
+    /// other message, or the typed error the connection closes with.
+    public static func decode(_ text: String, protocol: GraphQLWebSocketProtocol) -> Result<String, WebSocketTransportError> {
+        do throws(WebSocketTransportError) {
+            let message = try `protocol`.decode(text)
+            if case .ping(let payload) = message, let pong = `protocol`.encode(.pong(payload: payload)) {
+                return .success(pong)
+            }
+            return .success(String(describing: message))
+        } catch {
+            return .failure(error)
+        }
+    }
+}
