@@ -279,6 +279,9 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport {
         }
     }
 
+    /// RFC 3986's unreserved characters: what a GET request's parameter values keep unescaped.
+    static let unreservedCharacters = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
+
     /// The URL of a GET request: `query`, `operationName`, `variables` and `extensions` (JSON)
     /// as query parameters, percent-encoded so `+`, `&` and `=` survive.
     static func getURL(for request: GraphQLRequest) -> URL {
@@ -287,9 +290,8 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport {
         parameters.append(("operationName", request.operationName))
         if !request.variables.isEmpty { parameters.append(("variables", JSONValue.object(request.variables).serializedString())) }
         if !request.extensions.isEmpty { parameters.append(("extensions", JSONValue.object(request.extensions).serializedString())) }
-        let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
         let query = parameters.map { name, value in
-            "\(name)=\(value.addingPercentEncoding(withAllowedCharacters: unreserved) ?? "")"
+            "\(name)=\(value.addingPercentEncoding(withAllowedCharacters: unreservedCharacters) ?? "")"
         }.joined(separator: "&")
         var components = URLComponents(url: request.url, resolvingAgainstBaseURL: false)
         let existing = components?.percentEncodedQuery.map { $0 + "&" } ?? ""

@@ -77,7 +77,7 @@ struct RequestLog: Sendable {
             forms.insert(secret)
             let escaped = JSONValue.string(secret).serializedString().dropFirst().dropLast()
             forms.insert(String(escaped))
-            for allowed in [CharacterSet.urlQueryAllowed, Self.unreserved] {
+            for allowed in [CharacterSet.urlQueryAllowed, RequestChainNetworkTransport.unreservedCharacters] {
                 if let encoded = secret.addingPercentEncoding(withAllowedCharacters: allowed) { forms.insert(encoded) }
                 if let encoded = String(escaped).addingPercentEncoding(withAllowedCharacters: allowed) { forms.insert(encoded) }
             }
@@ -98,6 +98,4 @@ struct RequestLog: Sendable {
         components.password = nil
         return components.string ?? url.absoluteString
     }
-
-    private static let unreserved = CharacterSet(charactersIn: "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-._~")
 }
