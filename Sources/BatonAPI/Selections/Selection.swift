@@ -69,46 +69,72 @@ extension Array where Element == Selection {
     }
 }
 
-/// A selected field.
+/// A selected field. Its parts live in one shared, immutable box, so copying a `Field` (as
+/// every walk over selections does when it matches `.field(let field)`) is one retain.
 public struct Field: Sendable, Hashable {
+    private final class Storage: Sendable {
+        let name: String
+        let alias: String?
+        let type: FieldType
+        let arguments: [String: InputValue]
+        let conditions: [InclusionCondition]
+        let directives: [ClientDirective]
+        let selections: [Selection]
+        let scalar: (any SelectionSetValue.Type)?
+        let responseKey: String
+
+        init(
+            name: String, alias: String?, type: FieldType, arguments: [String: InputValue], conditions: [InclusionCondition],
+            directives: [ClientDirective], selections: [Selection], scalar: (any SelectionSetValue.Type)?
+        ) {
+            self.name = name
+            self.alias = alias
+            self.type = type
+            self.arguments = arguments
+            self.conditions = conditions
+            self.directives = directives
+            self.selections = selections
+            self.scalar = scalar
+            responseKey = alias ?? name
+        }
+    }
+
+    private let storage: Storage
+
     /// The field's name in the schema.
-    public let name: String
+    public var name: String { storage.name }
     /// The alias it was selected under, if any.
-    public let alias: String?
+    public var alias: String? { storage.alias }
     /// The field's type, with nullability and lists.
-    public let type: FieldType
+    public var type: FieldType { storage.type }
     /// Arguments by name, as literals or variables.
-    public let arguments: [String: InputValue]
+    public var arguments: [String: InputValue] { storage.arguments }
     /// `@include`/`@skip` conditions; all must hold for the field to be selected.
-    public let conditions: [InclusionCondition]
+    public var conditions: [InclusionCondition] { storage.conditions }
     /// Baton's client directives on the field (`@connection`, mutation directives).
-    public let directives: [ClientDirective]
+    public var directives: [ClientDirective] { storage.directives }
     /// Nested selections, for fields of object, interface or union type.
-    public let selections: [Selection]
+    public var selections: [Selection] { storage.selections }
     /// For a custom scalar field, the Swift type that reads it, so a response it cannot read is
     /// a decoding error instead of a failing accessor.
-    public let scalar: (any SelectionSetValue.Type)?
+    public var scalar: (any SelectionSetValue.Type)? { storage.scalar }
 
     public init(
         name: String, alias: String? = nil, type: FieldType, arguments: [String: InputValue] = [:],
         conditions: [InclusionCondition] = [], directives: [ClientDirective] = [],
         scalar: (any SelectionSetValue.Type)? = nil, selections: [Selection] = []
     ) {
-        self.name = name
-        self.alias = alias
-        self.type = type
-        self.arguments = arguments
-        self.conditions = conditions
-        self.directives = directives
-        self.scalar = scalar
-        self.selections = selections
+        storage = Storage(
+            name: name, alias: alias, type: type, arguments: arguments, conditions: conditions, directives: directives,
+            selections: selections, scalar: scalar)
     }
 
     /// The key of the field in the response: its alias, or its name.
-    public var responseKey: String { alias ?? name }
+    public var responseKey: String { storage.responseKey }
 
     public static func == (lhs: Field, rhs: Field) -> Bool {
-        lhs.name == rhs.name && lhs.alias == rhs.alias && lhs.type == rhs.type && lhs.arguments == rhs.arguments
+        if lhs.storage === rhs.storage { return true }
+        return lhs.name == rhs.name && lhs.alias == rhs.alias && lhs.type == rhs.type && lhs.arguments == rhs.arguments
             && lhs.conditions == rhs.conditions && lhs.directives == rhs.directives && lhs.selections == rhs.selections
             && lhs.scalar.map(ObjectIdentifier.init) == rhs.scalar.map(ObjectIdentifier.init)
     }

@@ -1,14 +1,29 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// The ID of a record in the normalized store: an object's cache key (its `id` by default), or a
 /// client ID `client:<parentID>:<storageKey>` for objects without one.
+///
+/// IDs are opaque byte strings: two IDs are equal when their UTF-8 bytes are. Each ID carries a
+/// hash of its bytes, worked out once when it is made, because the store hashes every ID
+/// several times (records by ID, the set of changed IDs, watchers by ID) and client IDs run to
+/// a hundred bytes and more.
 public struct DataID: Sendable, Hashable, Comparable, ExpressibleByStringLiteral, CustomStringConvertible {
     public let rawValue: String
+    private let bytesHash: UInt64
 
     public init(_ rawValue: String) {
         self.rawValue = rawValue
+        bytesHash = Self.hash(of: rawValue)
     }
 
     public init(stringLiteral value: String) {
-        rawValue = value
+        self.init(value)
     }
 
     /// The root record, parent of every query's root fields.
@@ -22,4 +37,61 @@ public struct DataID: Sendable, Hashable, Comparable, ExpressibleByStringLiteral
     public var description: String { rawValue }
 
     public static func < (lhs: DataID, rhs: DataID) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    public static func == (lhs: DataID, rhs: DataID) -> Bool {
+        guard lhs.bytesHash == rhs.bytesHash else { return false }
+        let equal = lhs.rawValue.utf8.withContiguousStorageIfAvailable { left in
+            rhs.rawValue.utf8.withContiguousStorageIfAvailable { right in
+                left.count == right.count && (left.isEmpty || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0)
+            }
+        }
+        if let equal, let equal { return equal }
+        return lhs.rawValue.utf8.elementsEqual(rhs.rawValue.utf8)
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(bytesHash)
+    }
+
+    /// A per-process seed, so that which IDs collide cannot be worked out in advance.
+    private static let seed = UInt64.random(in: .min ... .max)
+
+    /// A 64-bit hash of the string's UTF-8 bytes, eight at a time (the multiply-and-fold of
+    /// wyhash's mixing step, finished by MurmurHash3's avalanche).
+    private static func hash(of string: String) -> UInt64 {
+        var string = string
+        return string.withUTF8 { bytes in
+            var hash = seed ^ (UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15)
+            guard let base = UnsafeRawPointer(bytes.baseAddress) else { return mix(hash) }
+            var offset = 0
+            while offset + 8 <= bytes.count {
+                hash = fold(hash ^ base.loadUnaligned(fromByteOffset: offset, as: UInt64.self), 0xA076_1D64_78BD_642F)
+                offset += 8
+            }
+            if offset < bytes.count {
+                var tail: UInt64 = 0
+                for index in offset..<bytes.count { tail |= UInt64(bytes[index]) << (8 * UInt64(index - offset)) }
+                hash = fold(hash ^ tail, 0xE703_7ED1_A0B4_28DB)
+            }
+            return mix(hash)
+        }
+    }
+
+    /// The high and low halves of the 128-bit product, folded together.
+    @inline(__always)
+    private static func fold(_ value: UInt64, _ multiplier: UInt64) -> UInt64 {
+        let product = value.multipliedFullWidth(by: multiplier)
+        return product.high ^ product.low
+    }
+
+    @inline(__always)
+    private static func mix(_ value: UInt64) -> UInt64 {
+        var value = value
+        value ^= value >> 33
+        value &*= 0xFF51_AFD7_ED55_8CCD
+        value ^= value >> 33
+        value &*= 0xC4CE_B9FE_1A85_EC53
+        value ^= value >> 33
+        return value
+    }
 }

@@ -107,16 +107,8 @@ public struct ResponseNormalizer {
         }
         // Another occurrence of the same record in this response was written already (or while
         // walking the children): merge, this occurrence's fields last.
-        let record = Record(id: id, typename: typename ?? (id == .rootID ? nil : parentType), fields: fields)
-        if case .present(var merged)? = changes.insert(record) {
-            if let typename {
-                merged.typename = typename
-            } else if merged.typename == nil {
-                merged.typename = record.typename
-            }
-            merged.fields.merge(fields)
-            changes.set(merged)
-        }
+        changes.merge(
+            Record(id: id, typename: typename ?? (id == .rootID ? nil : parentType), fields: fields), replacesTypename: typename != nil)
     }
 
     /// The value of a composite field: a link, a list of links (and nulls), or null. Objects

@@ -90,8 +90,9 @@ struct PlannedObject {
     }
 }
 
-/// One response key of a ``SelectionPlan``: the fields selected under it, merged.
-struct PlannedField {
+/// One response key of a ``SelectionPlan``: the fields selected under it, merged. A class, so
+/// that the walks over every object of a list share it instead of copying its parts.
+final class PlannedField {
     /// What a field is to the store.
     enum Kind {
         /// `__typename`: the record's type, not a field of it.

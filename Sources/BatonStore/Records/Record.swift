@@ -144,7 +144,9 @@ public struct RecordFields: Sendable {
 
     /// Sets every field of `other` on these fields.
     public mutating func merge(_ other: RecordFields) {
-        if keys.isEmpty {
+        // The same keys (a record met again in one response, read with the same selections):
+        // every value is replaced.
+        if keys.isEmpty || keys == other.keys {
             self = other
             return
         }

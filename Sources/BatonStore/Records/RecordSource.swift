@@ -48,8 +48,24 @@ public struct RecordSource: Sendable, Hashable {
     public var ids: Dictionary<DataID, RecordState>.Keys { states.keys }
 
     public mutating func set(_ record: Record) { states[record.id] = .present(record) }
-    /// Sets a record and returns the ID's state before (`nil` when it was missing), in one lookup.
-    mutating func insert(_ record: Record) -> RecordState? { states.updateValue(.present(record), forKey: record.id) }
+    /// Sets a record or, when its ID has a record already, merges this one's fields over it, in
+    /// one lookup. The merged record takes this one's typename when `replacesTypename`, else
+    /// keeps its own unless it has none.
+    mutating func merge(_ record: Record, replacesTypename: Bool) {
+        Self.update(&states[record.id, default: .deleted]) { state in
+            guard case .present(var existing) = state else {
+                state = .present(record)
+                return
+            }
+            state = .deleted  // so that `existing` is the only reference to its storage
+            if replacesTypename || existing.typename == nil { existing.typename = record.typename }
+            existing.fields.merge(record.fields)
+            state = .present(existing)
+        }
+    }
+
+    private static func update(_ state: inout RecordState, _ body: (inout RecordState) -> Void) { body(&state) }
+
     /// Sets an ID's state as it is, without merging.
     public mutating func replace(_ id: DataID, with state: RecordState) { states[id] = state }
     public mutating func delete(_ id: DataID) { states[id] = .deleted }
