@@ -81,8 +81,11 @@ public struct RecordSource: Sendable, Hashable {
     }
 
     /// Applies changes and also reports which fields of the root record changed (`nil` inside
-    /// means the root changed as a whole).
-    public mutating func apply(_ changes: RecordSource, changedRootFields: inout Set<String>) -> Set<DataID> {
+    /// means the root changed as a whole). The work follows the smaller side: when the changes
+    /// hold more records than this source (a first response into a new store), their table is
+    /// taken over and this source's records are laid under it.
+    public mutating func apply(_ changes: consuming RecordSource, changedRootFields: inout Set<String>) -> Set<DataID> {
+        if changes.count > states.count { return adopt(changes, changedRootFields: &changedRootFields) }
         var changed = Set<DataID>(minimumCapacity: changes.count)
         // IDs new to this source are added after the others, with room made for all at once.
         var added: [(DataID, RecordState)] = []
@@ -91,25 +94,9 @@ public struct RecordSource: Sendable, Hashable {
                 added.append((id, state))
                 continue
             }
-            if case .present(let update) = state, case .present(var existing) = states.values[index] {
-                var didChange = false
-                if let typename = update.typename, existing.typename != typename {
-                    existing.typename = typename
-                    didChange = true
-                }
-                for (key, value) in update.fields where existing.fields[key] != value {
-                    existing.fields[key] = value
-                    didChange = true
-                    if id == .rootID { changedRootFields.insert(key) }
-                }
-                if didChange {
-                    states.values[index] = .present(existing)
-                    changed.insert(id)
-                }
-            } else if states.values[index] != state {
-                states.values[index] = state
+            if let result = Self.layer(state, over: states.values[index], id: id, changedRootFields: &changedRootFields) {
+                states.values[index] = result
                 changed.insert(id)
-                if id == .rootID, case .present(let record) = state { changedRootFields.formUnion(record.fields.keys) }
             }
         }
         if !added.isEmpty {
@@ -121,5 +108,56 @@ public struct RecordSource: Sendable, Hashable {
             }
         }
         return changed
+    }
+
+    private mutating func adopt(_ changes: consuming RecordSource, changedRootFields: inout Set<String>) -> Set<DataID> {
+        var source = changes
+        var merged: [DataID: RecordState] = [:]
+        swap(&merged, &source.states)
+        var changed = Set<DataID>(minimumCapacity: merged.count)
+        for id in merged.keys { changed.insert(id) }
+        if merged[.rootID] != nil, states[.rootID] == nil, case .present(let root)? = merged[.rootID] {
+            changedRootFields.formUnion(root.fields.keys)
+        }
+        var base: [DataID: RecordState] = [:]
+        swap(&base, &states)
+        merged.reserveCapacity(merged.count + base.count)
+        for (id, existing) in base {
+            guard let index = merged.index(forKey: id) else {
+                merged[id] = existing
+                continue
+            }
+            if let result = Self.layer(merged.values[index], over: existing, id: id, changedRootFields: &changedRootFields) {
+                merged.values[index] = result
+            } else {
+                merged.values[index] = existing
+                changed.remove(id)
+            }
+        }
+        states = merged
+        return changed
+    }
+
+    /// `update` applied over `existing`: present records merge field by field, deletions (and
+    /// records replacing deletions) replace. `nil` when the result is `existing` unchanged.
+    private static func layer(
+        _ update: RecordState, over existing: RecordState, id: DataID, changedRootFields: inout Set<String>
+    ) -> RecordState? {
+        if case .present(let edits) = update, case .present(var record) = existing {
+            var didChange = false
+            if let typename = edits.typename, record.typename != typename {
+                record.typename = typename
+                didChange = true
+            }
+            for (key, value) in edits.fields where record.fields[key] != value {
+                record.fields[key] = value
+                didChange = true
+                if id == .rootID { changedRootFields.insert(key) }
+            }
+            return didChange ? .present(record) : nil
+        }
+        guard existing != update else { return nil }
+        if id == .rootID, case .present(let record) = update { changedRootFields.formUnion(record.fields.keys) }
+        return update
     }
 }

@@ -210,9 +210,12 @@ public final class Store: Sendable {
         let (changed, toPersist): (Set<DataID>, [DataID: RecordState?]) = try state.withLock { state in
             state.epoch += 1
             let removedLayer = optimistic.flatMap { state.removeLayer($0.id) }
-            let changes = try compute(state.baseLookup)
+            var changes = try compute(state.baseLookup)
+            // Handed over, not shared, so that a large change set's table can be taken over as it is.
+            let records = changes.records
+            changes.records = RecordSource()
             var rootFields = Set<String>()
-            var changed = state.source.apply(changes.records, changedRootFields: &rootFields)
+            var changed = state.source.apply(records, changedRootFields: &rootFields)
             if changes.invalidations.store { state.storeInvalidatedAt = state.epoch }
             for id in changes.invalidations.records {
                 state.invalidatedAt[id] = state.epoch
