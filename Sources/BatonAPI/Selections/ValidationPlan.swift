@@ -19,17 +19,23 @@ final class ValidationPlan {
 
     /// Checks `object` against the selections.
     func validate(_ object: JSONObject) throws(ValidationMismatch) {
-        for check in checks(for: object["__typename"]?.stringValue ?? parentType) {
-            guard let value = object[check.responseKey] else {
-                if check.isRequired {
-                    throw ValidationMismatch(at: .key(check.responseKey), expected: check.value.type.graphQLDescription, found: "nothing")
+        let checks = checks(for: object["__typename"]?.stringValue ?? parentType)
+        // Values are looked at in place, not copied out: a copy retains the value's storage,
+        // which on a large response is a cache miss per value.
+        try object.values.withUnsafeBufferPointer { values throws(ValidationMismatch) in
+            for check in checks {
+                guard let position = object.position(of: check.responseKey) else {
+                    if check.isRequired {
+                        throw ValidationMismatch(
+                            at: .key(check.responseKey), expected: check.value.type.graphQLDescription, found: "nothing")
+                    }
+                    continue
                 }
-                continue
-            }
-            do {
-                try check.value.validate(value)
-            } catch {
-                throw error.inside(.key(check.responseKey))
+                do throws(ValidationMismatch) {
+                    try check.value.validate(values[position])
+                } catch {
+                    throw error.inside(.key(check.responseKey))
+                }
             }
         }
     }
@@ -198,11 +204,13 @@ final class ValueCheck {
         case .list:
             guard case .list(let elements) = value else { break }
             let inner = inner!
-            for (index, element) in elements.enumerated() {
-                do {
-                    try inner.validate(element)
-                } catch {
-                    throw error.inside(.index(index))
+            try elements.withUnsafeBufferPointer { elements throws(ValidationMismatch) in
+                for index in elements.indices {
+                    do throws(ValidationMismatch) {
+                        try inner.validate(elements[index])
+                    } catch {
+                        throw error.inside(.index(index))
+                    }
                 }
             }
             return

@@ -136,7 +136,15 @@ public struct ResponseNormalizer {
             let id = clientID()
             var result: [RecordValue] = []
             result.reserveCapacity(items.count)
+            // Room for a long list's records is made once its first sixteenth is in, at the rate
+            // of records per item so far, so the table of changes is not rebuilt as it grows.
+            let sampleEnd = items.count >= 256 ? items.count / 16 : -1
+            let countBefore = changes.count
             for (index, item) in items.enumerated() {
+                if index == sampleEnd {
+                    let perItem = Double(changes.count - countBefore) / Double(index)
+                    changes.reserveCapacity(changes.count + Int((perItem * Double(items.count - index)).rounded(.up)))
+                }
                 if tracksPath { path.append(.index(index)) }
                 if case .null = item, tracksPath, errorPrefixes.contains(ResponsePath(path)) {
                     result.append(.null)

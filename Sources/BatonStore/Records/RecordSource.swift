@@ -66,6 +66,9 @@ public struct RecordSource: Sendable, Hashable {
 
     private static func update(_ state: inout RecordState, _ body: (inout RecordState) -> Void) { body(&state) }
 
+    /// Makes room for `count` IDs in all.
+    mutating func reserveCapacity(_ count: Int) { states.reserveCapacity(count) }
+
     /// Sets an ID's state as it is, without merging.
     public mutating func replace(_ id: DataID, with state: RecordState) { states[id] = state }
     public mutating func delete(_ id: DataID) { states[id] = .deleted }
