@@ -16,7 +16,7 @@ public final class SQLiteNormalizedCache: NormalizedCache, @unchecked Sendable {
     /// The schema version this Baton writes.
     public static let schemaVersion = 1
     /// The page size of new cache files (existing files keep theirs).
-    static let newFilePageSize = 16384
+    static let newFilePageSize = 65536
     static let format = "baton-normalized-cache"
 
     public let fileURL: URL
@@ -64,8 +64,9 @@ public final class SQLiteNormalizedCache: NormalizedCache, @unchecked Sendable {
         // than in a temporary file: a publish is one transaction, rolled back whole on failure.
         try connection.execute("PRAGMA temp_store = MEMORY")
         if tables.isEmpty {
-            // Larger pages for a new file: a publish of many records writes a quarter of the
-            // WAL frames (each frame is two writes) and fewer records spill to overflow pages.
+            // SQLite's largest pages for a new file: a publish of many records writes a few
+            // large WAL frames (each frame is two writes) and records rarely spill to overflow
+            // pages. Measured on the GitHub response: 4 KB pages 217 frames, 16 KB 58.
             try connection.execute("PRAGMA page_size = \(Self.newFilePageSize)")
             try connection.execute("PRAGMA journal_mode = WAL")
             try connection.execute(
@@ -177,6 +178,13 @@ public final class SQLiteNormalizedCache: NormalizedCache, @unchecked Sendable {
         }
         // The buffer does not move from here on: its bytes are bound without copies.
         let base = UnsafeRawPointer(buffer.start)
+        // In ID order, the primary key's B-tree grows at its right edge: full pages, no splits,
+        // fewer pages for the WAL to take.
+        rows.sort { left, right in
+            let common = min(left.id.count, right.id.count)
+            let order = memcmp(base.advanced(by: left.id.lowerBound), base.advanced(by: right.id.lowerBound), common)
+            return order != 0 ? order < 0 : left.id.count < right.id.count
+        }
         let connection = self.connection
         try connection.transaction { () throws(SQLiteCacheError) in
             var next = 0

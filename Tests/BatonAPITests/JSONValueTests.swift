@@ -146,4 +146,19 @@ struct JSONValueTests {
             _ = try? JSONValue(parsing: bytes)
         }
     }
+
+    @Test func dataIDsAreEqualWhenTheirBytesAre() {
+        let long = String(repeating: "client:root:repository.issues(last:100).nodes:", count: 3)
+        #expect(DataID(long + "1") == DataID(long + "1"))
+        #expect(DataID(long + "1") != DataID(long + "2"))
+        #expect(DataID(long + "1").hashValue == DataID(long + "1").hashValue)
+        #expect(DataID("") == DataID(""))
+        #expect(DataID("a") != DataID(""))
+        // Canonically equivalent but not the same bytes: distinct IDs (IDs are opaque).
+        #expect(DataID("caf\u{E9}") != DataID("cafe\u{301}"))
+        var ids = Set<DataID>()
+        for index in 0..<1_000 { ids.insert(DataID(long + String(index))) }
+        for index in 0..<1_000 { ids.insert(DataID(long + String(index))) }
+        #expect(ids.count == 1_000)
+    }
 }

@@ -146,4 +146,51 @@ struct NormalizerReaderTests {
         let read = Reader.read(selections: selections, rootType: "Query", source: records)
         #expect(read.data?["viewer"]?["__id"] == .string(DataID.viewerID.rawValue))
     }
+
+    @Test func longListsOfObjectsAreNormalizedWhole() throws {
+        // 300 items: the normalizer makes room for the list's records after its first sixteenth.
+        let reviews = OperationDescriptor(operation: ReviewsQuery(episode: .case(.jedi)))
+        let items: [JSONValue] = (0..<300).map { index in
+            index == 7 ? .null : ["__typename": "Review", "episode": "JEDI", "stars": .int(index % 5), "commentary": .string("review \(index)")]
+        }
+        let data: JSONObject = ["reviews": .list(items)]
+        let records = normalize(data, reviews)
+        #expect(records.count == 300)  // 299 reviews and the root
+        #expect(records[#"client:root:reviews(episode:"JEDI"):299"#]?["commentary"] == .scalar("review 299"))
+        let read = Reader.read(selections: reviews.selections, rootType: "Query", variables: reviews.variables, source: records)
+        #expect(read.data == data)
+    }
+
+    @Test func applyingMoreChangesThanRecordsGivesWhatMergingGives() {
+        let changes = RecordSource(records: [
+            Record(id: .rootID, typename: "Query", fields: ["hero": .link("1000"), "extra": .scalar(1)]),
+            Record(id: "1000", fields: ["name": .scalar("Luke"), "height": .scalar(1.72)]),
+            Record(id: "2000", typename: "Droid", fields: ["name": .scalar("R2-D2")]),
+            Record(id: "3000", fields: ["name": .scalar("Leia")]),
+            Record(id: "4000", fields: ["name": .scalar("Han")]),
+        ])
+        let base: [Record] = [
+            Record(id: .rootID, typename: "Query", fields: ["hero": .link("1000")]),
+            Record(id: "1000", typename: "Human", fields: ["name": .scalar("Luke Skywalker"), "height": .scalar(1.72)]),
+            Record(id: "2000", typename: "Droid", fields: ["name": .scalar("R2-D2")]),
+        ]
+        // A source smaller than the changes takes the changes' table over; one with more
+        // records merges the changes into its own. Both must end the same and report the same.
+        var small = RecordSource(records: base)
+        var smallRootFields = Set<String>()
+        let smallChanged = small.apply(changes, changedRootFields: &smallRootFields)
+        let others = (0..<20).map { Record(id: DataID("other-\($0)"), fields: ["n": .scalar(.int($0))]) }
+        var large = RecordSource(records: base + others)
+        var largeRootFields = Set<String>()
+        let largeChanged = large.apply(changes, changedRootFields: &largeRootFields)
+
+        #expect(smallChanged == [.rootID, "1000", "3000", "4000"])
+        #expect(largeChanged == smallChanged)
+        #expect(smallRootFields == ["extra"])
+        #expect(largeRootFields == smallRootFields)
+        for id in [DataID.rootID, "1000", "2000", "3000", "4000"] { #expect(small.state(of: id) == large.state(of: id)) }
+        #expect(small["1000"] == Record(id: "1000", typename: "Human", fields: ["name": .scalar("Luke"), "height": .scalar(1.72)]))
+        #expect(small.count == 5)
+        #expect(large.count == 25)
+    }
 }
