@@ -116,4 +116,17 @@ struct FuzzSelectionsFindingTests {
         #expect(hero.asHuman == nil)
         #expect(hero.asDroid == nil)
     }
+
+    /// The store holds to the same rule: the fragment's fields of such an object are written
+    /// and read back, so the query is answered from the cache rather than missing there.
+    @Test func aFragmentOnTheParentTypeIsNormalizedAndReadWhateverTheTypename() throws {
+        let withName: JSONObject = ["hero": ["__typename": "Wookiee", "id": "1", "name": "Chewbacca", "appearsIn": [], "friends": nil]]
+        let query = HeroAndFriendsQuery(episode: .some(.case(.empire)))
+        let store = Store()
+        store.publish(data: withName, for: OperationDescriptor(operation: query))
+        #expect(store.snapshot()["1"]?["name"] == .scalar("Chewbacca"))
+        let hero = try #require(try store.read(query: query).hero)
+        #expect(hero.name == "Chewbacca")
+        #expect(hero.fragments.characterName.name == "Chewbacca")
+    }
 }

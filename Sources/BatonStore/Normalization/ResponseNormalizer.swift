@@ -56,7 +56,7 @@ public struct ResponseNormalizer {
         variables: JSONObject = [:], cacheKeys: CacheKeyConfiguration = .default, errorPaths: [ResponsePath] = []
     ) -> (changes: RecordSource, handles: [HandleInvocation]) {
         var normalizer = ResponseNormalizer(cacheKeys: cacheKeys, variables: variables, errorPaths: errorPaths)
-        normalizer.normalizeObject(data, id: rootID, parentType: rootType, plan: SelectionPlan(selections, variables: variables))
+        normalizer.normalizeObject(data, id: rootID, parentType: rootType, plan: SelectionPlan(selections, parentType: rootType, variables: variables))
         return (normalizer.changes, normalizer.handles)
     }
 

@@ -8,15 +8,27 @@ import BatonAPI
 /// key and the plan of its sub-selections, which every object of a list then shares.
 final class SelectionPlan {
     private let selections: [Selection]
+    /// The type of the field (or root) these selections are on.
+    private let parentType: String?
     private let variables: JSONObject
     /// The last type asked for: objects of a list mostly share one.
     private var lastTypename: String?
     private var lastObject = PlannedObject(fields: [])
     private var objectsByTypename: [String: PlannedObject] = [:]
 
-    init(_ selections: [Selection], variables: JSONObject) {
+    init(_ selections: [Selection], parentType: String?, variables: JSONObject) {
         self.selections = selections
+        self.parentType = parentType
         self.variables = variables
+    }
+
+    /// Whether a fragment on `condition` applies to an object of runtime type `typename`: when
+    /// the condition matches the typename, or the parent type itself. In the second case every
+    /// object here is of the fragment's type whatever its `__typename` says (a type added to the
+    /// schema after the code was generated), as `init(jsonObject:)` and the generated accessors
+    /// also hold, so its fields are written and read for such objects too.
+    private func fragment(on condition: TypeCondition, appliesTo typename: String) -> Bool {
+        condition.matches(typename) || (parentType.map(condition.matches) ?? false)
     }
 
     /// The fields that apply to an object of runtime type `typename`.
@@ -66,10 +78,10 @@ final class SelectionPlan {
                 }
             case .inlineFragment(let fragment):
                 guard holds(fragment.conditions) else { continue }
-                if let condition = fragment.typeCondition, !condition.matches(typename) { continue }
+                if let condition = fragment.typeCondition, !self.fragment(on: condition, appliesTo: typename) { continue }
                 collect(fragment.selections, typename: typename, into: &groups, positions: &positions)
             case .fragmentSpread(let spread):
-                guard holds(spread.conditions), spread.typeCondition.matches(typename) else { continue }
+                guard holds(spread.conditions), fragment(on: spread.typeCondition, appliesTo: typename) else { continue }
                 collect(spread.selections, typename: typename, into: &groups, positions: &positions)
             }
         }
@@ -136,7 +148,7 @@ final class PlannedField {
         default:
             if field.type.isComposite {
                 let selections = fields.count == 1 ? field.selections : fields.flatMap(\.selections)
-                kind = .composite(namedType: field.type.namedType, selections: SelectionPlan(selections, variables: variables))
+                kind = .composite(namedType: field.type.namedType, selections: SelectionPlan(selections, parentType: field.type.namedType, variables: variables))
             } else {
                 kind = .scalar
             }

@@ -42,7 +42,7 @@ public struct Reader {
         reader.seen.insert(rootID)
         switch lookup(rootID) {
         case .present(let record)?:
-            let data = reader.readObject(record, parentType: rootType, plan: SelectionPlan(selections, variables: variables))
+            let data = reader.readObject(record, parentType: rootType, plan: SelectionPlan(selections, parentType: rootType, variables: variables))
             return ReadResult(data: data, seenIDs: reader.seen, seenRootFields: reader.seenRootFields, isMissing: reader.isMissing)
         case .deleted?, nil:
             return ReadResult(data: nil, seenIDs: reader.seen, isMissing: true)
