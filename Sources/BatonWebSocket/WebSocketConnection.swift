@@ -201,7 +201,8 @@ actor WebSocketConnection {
                             // Once our close frame is out, nothing more is read: the client waits
                             // `closeTimeout` for the server's answer, then drops the connection,
                             // so a server that never answers cannot hold it open.
-                            try await outbound.close(WebSocketErrorCode(codeNumber: Int(code.rawValue)), reason: reason)
+                            try await outbound.close(
+                                WebSocketErrorCode(codeNumber: Int(code.rawValue)), reason: WebSocketConnection.closeReason(reason))
                             return
                         }
                     }
@@ -298,6 +299,24 @@ actor WebSocketConnection {
             operation.continuation.finish()
             closeIfIdle()
         }
+    }
+
+    /// A close frame's reason as sent: at most 123 bytes of UTF-8 (RFC 6455 §5.5: a control
+    /// frame carries at most 125 bytes, two of them the code), cut at a character boundary and
+    /// marked with "…". A reason quoting a long server message would otherwise make the frame
+    /// invalid.
+    static func closeReason(_ reason: String) -> String {
+        let limit = 123
+        guard reason.utf8.count > limit else { return reason }
+        var kept = ""
+        var bytes = 0
+        for character in reason {
+            let size = character.utf8.count
+            if bytes + size > limit - 3 { break }  // room for "…", three bytes
+            kept.append(character)
+            bytes += size
+        }
+        return kept + "…"
     }
 
     /// Ends the connection from this side for `reason`, closing with `code`.

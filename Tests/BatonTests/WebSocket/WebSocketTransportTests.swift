@@ -307,6 +307,22 @@ struct StaleSubscription: GraphQLSubscription {
 
 @Suite("Reading GraphQL WebSocket messages")
 struct GraphQLWebSocketMessageTests {
+    @Test func closeReasonsFitInAControlFrame() {
+        #expect(WebSocketConnection.closeReason("idle") == "idle")
+        let exact = String(repeating: "a", count: 123)
+        #expect(WebSocketConnection.closeReason(exact) == exact)
+        let long = "invalid message type " + String(repeating: "x", count: 300)
+        let cut = WebSocketConnection.closeReason(long)
+        #expect(cut.utf8.count <= 123)
+        #expect(cut.hasPrefix("invalid message type xxx"))
+        #expect(cut.hasSuffix("…"))
+        // Multi-byte characters are never split.
+        let wide = String(repeating: "é", count: 100)  // 200 bytes
+        let cutWide = WebSocketConnection.closeReason(wide)
+        #expect(cutWide.utf8.count <= 123)
+        #expect(cutWide == String(repeating: "é", count: 60) + "…")
+    }
+
     @Test func serverMessagesOfBothProtocolsAreRead() throws {
         let transportWS = GraphQLWebSocketProtocol.graphqlTransportWS
         #expect(try transportWS.decode(#"{"type":"connection_ack"}"#) == .connectionAck)
