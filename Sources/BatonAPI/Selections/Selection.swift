@@ -201,6 +201,16 @@ public struct TypeCondition: Sendable, Hashable {
     public func matches(_ typename: String) -> Bool {
         typename == name || possibleTypes.contains(typename)
     }
+
+    /// Whether a fragment on this condition applies to an object of runtime type `typename` in
+    /// a field of type `parentType`: when the condition matches the typename, or the parent
+    /// type itself. In the second case every object there is of the fragment's type whatever
+    /// its `__typename` says (a type added to the schema after the code was generated, say):
+    /// the generated accessors read the fragment's fields as the parent's, so `init(jsonObject:)`
+    /// requires them and the store writes and reads them.
+    public func applies(to typename: String, inFieldOf parentType: String?) -> Bool {
+        matches(typename) || (parentType.map(matches) ?? false)
+    }
 }
 
 /// `@include(if: $variable)` (not inverted) or `@skip(if: $variable)` (inverted).

@@ -70,14 +70,8 @@ final class ValidationPlan {
         return result
     }
 
-    /// Whether a fragment on `condition` applies to an object of runtime type `typename` here:
-    /// when the type condition matches the typename, or the parent type itself. In the second
-    /// case every object here is of the fragment's type whatever its `__typename` says (a type
-    /// added to the schema after the code was generated, say), and the generated accessors read
-    /// the fragment's fields as the parent's: they must be there.
     private func fragment(on condition: TypeCondition?, appliesTo typename: String) -> Bool {
-        guard let condition else { return true }
-        return condition.matches(typename) || condition.matches(parentType)
+        condition?.applies(to: typename, inFieldOf: parentType) ?? true
     }
 
     /// The checks of `selections` for `typename`, in selection order. `optional` marks

@@ -40,12 +40,13 @@ public struct DataID: Sendable, Hashable, Comparable, ExpressibleByStringLiteral
 
     public static func == (lhs: DataID, rhs: DataID) -> Bool {
         guard lhs.bytesHash == rhs.bytesHash else { return false }
-        let equal = lhs.rawValue.utf8.withContiguousStorageIfAvailable { left in
+        // Native strings give their bytes in place; others are compared byte by byte.
+        let inPlace: Bool?? = lhs.rawValue.utf8.withContiguousStorageIfAvailable { left in
             rhs.rawValue.utf8.withContiguousStorageIfAvailable { right in
                 left.count == right.count && (left.isEmpty || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0)
             }
         }
-        if let equal, let equal { return equal }
+        if case .some(.some(let equal)) = inPlace { return equal }
         return lhs.rawValue.utf8.elementsEqual(rhs.rawValue.utf8)
     }
 

@@ -22,15 +22,6 @@ final class SelectionPlan {
         self.variables = variables
     }
 
-    /// Whether a fragment on `condition` applies to an object of runtime type `typename`: when
-    /// the condition matches the typename, or the parent type itself. In the second case every
-    /// object here is of the fragment's type whatever its `__typename` says (a type added to the
-    /// schema after the code was generated), as `init(jsonObject:)` and the generated accessors
-    /// also hold, so its fields are written and read for such objects too.
-    private func fragment(on condition: TypeCondition, appliesTo typename: String) -> Bool {
-        condition.matches(typename) || (parentType.map(condition.matches) ?? false)
-    }
-
     /// The fields that apply to an object of runtime type `typename`.
     func object(for typename: String) -> PlannedObject {
         if typename == lastTypename { return lastObject }
@@ -78,10 +69,10 @@ final class SelectionPlan {
                 }
             case .inlineFragment(let fragment):
                 guard holds(fragment.conditions) else { continue }
-                if let condition = fragment.typeCondition, !self.fragment(on: condition, appliesTo: typename) { continue }
+                if let condition = fragment.typeCondition, !condition.applies(to: typename, inFieldOf: parentType) { continue }
                 collect(fragment.selections, typename: typename, into: &groups, positions: &positions)
             case .fragmentSpread(let spread):
-                guard holds(spread.conditions), fragment(on: spread.typeCondition, appliesTo: typename) else { continue }
+                guard holds(spread.conditions), spread.typeCondition.applies(to: typename, inFieldOf: parentType) else { continue }
                 collect(spread.selections, typename: typename, into: &groups, positions: &positions)
             }
         }
@@ -148,7 +139,9 @@ final class PlannedField {
         default:
             if field.type.isComposite {
                 let selections = fields.count == 1 ? field.selections : fields.flatMap(\.selections)
-                kind = .composite(namedType: field.type.namedType, selections: SelectionPlan(selections, parentType: field.type.namedType, variables: variables))
+                let namedType = field.type.namedType
+                kind = .composite(
+                    namedType: namedType, selections: SelectionPlan(selections, parentType: namedType, variables: variables))
             } else {
                 kind = .scalar
             }

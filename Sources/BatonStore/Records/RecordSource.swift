@@ -119,7 +119,7 @@ public struct RecordSource: Sendable, Hashable {
         swap(&merged, &source.states)
         var changed = Set<DataID>(minimumCapacity: merged.count)
         for id in merged.keys { changed.insert(id) }
-        if merged[.rootID] != nil, states[.rootID] == nil, case .present(let root)? = merged[.rootID] {
+        if states[.rootID] == nil, case .present(let root)? = merged[.rootID] {
             changedRootFields.formUnion(root.fields.keys)
         }
         var base: [DataID: RecordState] = [:]
