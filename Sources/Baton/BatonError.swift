@@ -39,6 +39,9 @@ public enum BatonError: Error, Sendable, CustomStringConvertible {
     /// `subscribe(subscription:)` on a client whose transport is not a `SubscriptionNetworkTransport`
     /// (plain HTTP); `transport` names its type.
     case subscriptionsUnsupported(operationName: String, transport: String)
+    /// The consumer of a subscription fell `limit` events behind; the subscription was stopped
+    /// rather than lose events silently.
+    case subscriptionBufferOverflow(operationName: String, limit: Int)
 
     public var description: String {
         switch self {
@@ -77,6 +80,8 @@ public enum BatonError: Error, Sendable, CustomStringConvertible {
             return "\(name): the server does not know the persisted operation \(id) (send only persisted operations, or add it to the server's manifest)"
         case .subscriptionsUnsupported(let name, let transport):
             return "\(name): \(transport) cannot run subscriptions; use a WebSocket or split transport (BatonWebSocket)"
+        case .subscriptionBufferOverflow(let name, let limit):
+            return "\(name): the consumer fell \(limit) events behind; the subscription was stopped"
         }
     }
 }

@@ -119,7 +119,8 @@ public enum CodeGenerator {
         for name in fragmentOrder(documents.fragments) {
             if let scope = builder.fragmentScope(name) { merger.resolveTree(scope) }
         }
-        let selectionSets = SelectionSetRenderer(merger: merger, names: names)
+        var selectionSets = SelectionSetRenderer(merger: merger, names: names)
+        if let namespace = options.namespace { selectionSets.schemaMetadataReference = namespace + ".schemaMetadata" }
         let operationRenderer = OperationRenderer(selectionSets: selectionSets, fragments: documents.fragments, arguments: fragmentArguments)
         let schemaTypes = SchemaTypeRenderer(names: names, index: index)
 

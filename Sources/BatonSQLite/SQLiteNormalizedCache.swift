@@ -35,9 +35,10 @@ public final class SQLiteNormalizedCache: NormalizedCache, @unchecked Sendable {
 
     /// Opens the cache, or, when the file cannot be used, moves it (and its `-wal`/`-shm`) aside
     /// as `<name>.unreadable-<time>` and starts a fresh cache. Returns the error that caused the
-    /// fresh start, if any. Never throws away the old file and never crashes; if even a fresh
-    /// file cannot be made, falls back to a cache in `:memory:`.
-    public static func openOrRecover(fileURL: URL) -> (cache: SQLiteNormalizedCache, recoveredFrom: SQLiteCacheError?) {
+    /// fresh start, if any. Never throws away the old file and never crashes: if even a fresh
+    /// file cannot be made (a read-only folder, a full disk), the store keeps working with an
+    /// ``InMemoryNormalizedCache`` (nothing persists; the error says why).
+    public static func openOrRecover(fileURL: URL) -> (cache: any NormalizedCache, recoveredFrom: SQLiteCacheError?) {
         do {
             return (try SQLiteNormalizedCache(fileURL: fileURL), nil)
         } catch {
@@ -48,9 +49,14 @@ public final class SQLiteNormalizedCache: NormalizedCache, @unchecked Sendable {
                 guard manager.fileExists(atPath: source.path) else { continue }
                 try? manager.moveItem(at: source, to: URL(fileURLWithPath: fileURL.path + ".unreadable-\(stamp)" + suffix))
             }
-            if let fresh = try? SQLiteNormalizedCache(fileURL: fileURL) { return (fresh, error) }
-            // The folder is not writable: keep working in memory.
-            return ((try? SQLiteNormalizedCache(fileURL: URL(fileURLWithPath: ":memory:")))!, error)
+            do {
+                return (try SQLiteNormalizedCache(fileURL: fileURL), error)
+            } catch let freshError {
+                // Not even a fresh file: keep working in memory. Report the first problem
+                // unless only the fresh file failed (the old one could not be opened either).
+                if case .cannotOpen = error { return (InMemoryNormalizedCache(), freshError) }
+                return (InMemoryNormalizedCache(), error)
+            }
         }
     }
 

@@ -87,7 +87,7 @@ extension GraphQLWebSocketProtocol {
             }
             return payload
         }
-        let payload = object["payload"].flatMap { $0.isNull ? nil : $0 }
+        let payload = object["payload"].flatMap { (value: JSONValue) -> JSONValue? in value.isNull ? nil : value }
 
         switch (self, type) {
         case (_, "connection_ack"):

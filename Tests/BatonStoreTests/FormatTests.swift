@@ -39,8 +39,10 @@ struct FormatTests {
 
     @Test func cacheKeysUseIDOrKeyFields() {
         let config = CacheKeyConfiguration(keyFields: ["Dog": ["name", "owner"]])
-        #expect(config.cacheKey(typename: "Human", object: ["id": "1000"]) == "1000")
-        #expect(config.cacheKey(typename: "Post", object: ["id": 7]) == "7")
+        // The default is Apollo's safe form, Typename:id; relay-runtime's bare id is opt-in.
+        #expect(config.cacheKey(typename: "Human", object: ["id": "1000"]) == "Human:1000")
+        #expect(config.cacheKey(typename: "Post", object: ["id": 7]) == "Post:7")
+        #expect(CacheKeyConfiguration.globalIDs.cacheKey(typename: "Human", object: ["id": "1000"]) == "1000")
         #expect(config.cacheKey(typename: "Dog", object: ["name": "Rex", "owner": "Ann", "id": "x"]) == "Dog:Rex+Ann")
         #expect(config.cacheKey(typename: "Dog", object: ["name": "Rex"]) == nil)
         #expect(config.cacheKey(typename: "Review", object: ["stars": 5]) == nil)

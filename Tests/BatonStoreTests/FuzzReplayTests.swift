@@ -124,7 +124,7 @@ struct FuzzSelectionsFindingTests {
         let query = HeroAndFriendsQuery(episode: .some(.case(.empire)))
         let store = Store()
         store.publish(data: withName, for: OperationDescriptor(operation: query))
-        #expect(store.snapshot()["1"]?["name"] == .scalar("Chewbacca"))
+        #expect(store.snapshot()["Wookiee:1"]?["name"] == .scalar("Chewbacca"))
         let hero = try #require(try store.read(query: query).hero)
         #expect(hero.name == "Chewbacca")
         #expect(hero.fragments.characterName.name == "Chewbacca")

@@ -24,8 +24,8 @@ struct NormalizerReaderTests {
     @Test func normalizesObjectsByIDAndOthersByClientID() throws {
         let records = normalize(lukeResponse, empire)
         let root = try #require(records[.rootID])
-        #expect(root[#"hero(episode:"EMPIRE")"#] == .link("1000"))
-        let luke = try #require(records["1000"])
+        #expect(root[#"hero(episode:"EMPIRE")"#] == .link("Human:1000"))
+        let luke = try #require(records["Human:1000"])
         #expect(luke.typename == "Human")
         #expect(luke["name"] == .scalar("Luke Skywalker"))
         #expect(luke["appearsIn"] == .scalar(["NEWHOPE", "EMPIRE"]))
@@ -33,9 +33,9 @@ struct NormalizerReaderTests {
         // Friends without an `id` selected get client IDs from their parent, field and index.
         #expect(
             luke["friends"]
-                == .list([.link("client:1000:friends:0"), .null, .link("client:1000:friends:2")]))
-        #expect(records["client:1000:friends:2"]?["name"] == .scalar("R2-D2"))
-        #expect(records["client:1000:friends:2"]?.typename == "Droid")
+                == .list([.link("client:Human:1000:friends:0"), .null, .link("client:Human:1000:friends:2")]))
+        #expect(records["client:Human:1000:friends:2"]?["name"] == .scalar("R2-D2"))
+        #expect(records["client:Human:1000:friends:2"]?.typename == "Droid")
         // Deterministic.
         #expect(normalize(lukeResponse, empire) == records)
     }
@@ -50,7 +50,7 @@ struct NormalizerReaderTests {
         #expect(data.hero?.friends?[1] == nil)
         #expect(data.hero?.fragments.characterName.name == "Luke Skywalker")
         #expect(result.data == lukeResponse)
-        #expect(result.seenIDs == [.rootID, "1000", "client:1000:friends:0", "client:1000:friends:2"])
+        #expect(result.seenIDs == [.rootID, "Human:1000", "client:Human:1000:friends:0", "client:Human:1000:friends:2"])
         // Other arguments are a different storage key: a miss.
         let jedi = OperationDescriptor(operation: HeroAndFriendsQuery(episode: .some(.case(.jedi))))
         #expect(Reader.read(selections: jedi.selections, rootType: "Query", variables: jedi.variables, source: records).isMissing)
@@ -58,20 +58,20 @@ struct NormalizerReaderTests {
 
     @Test func missingAndDeletedAreDifferent() throws {
         var records = normalize(lukeResponse, empire)
-        records.delete("client:1000:friends:0")
-        #expect(records.state(of: "client:1000:friends:0") == .deleted)
+        records.delete("client:Human:1000:friends:0")
+        #expect(records.state(of: "client:Human:1000:friends:0") == .deleted)
         #expect(records.state(of: "nowhere") == nil)
         // Deleted reads as null: not missing.
         let deleted = Reader.read(selections: empire.selections, rootType: "Query", variables: empire.variables, source: records)
         #expect(!deleted.isMissing)
         #expect(deleted.data?["hero"]?["friends"]?.listValue?[0] == .null)
         // Missing makes the whole read a miss.
-        records.remove("client:1000:friends:2")
+        records.remove("client:Human:1000:friends:2")
         let missing = Reader.read(selections: empire.selections, rootType: "Query", variables: empire.variables, source: records)
         #expect(missing.isMissing)
         // A missing field too.
         var noName = normalize(lukeResponse, empire)
-        var luke = try #require(noName["1000"])
+        var luke = try #require(noName["Human:1000"])
         luke.fields["name"] = nil
         noName.set(luke)
         #expect(Reader.read(selections: empire.selections, rootType: "Query", variables: empire.variables, source: noName).isMissing)
@@ -87,13 +87,13 @@ struct NormalizerReaderTests {
         ]
         let changes = normalize(failed, empire, errorPaths: [["hero", "friends"], ResponsePath([.key("hero"), .key("height")])])
         store.apply(changes)
-        let luke = try #require(store["1000"])
+        let luke = try #require(store["Human:1000"])
         #expect(luke["friends"]?.linkedIDs?.count == 3)
         #expect(luke[#"height(unit:"FOOT")"#] == .scalar(5.64))
         #expect(luke["appearsIn"] == .scalar(["NEWHOPE"]))
         // Without an error, null is data and is written.
         store.apply(normalize(failed, empire))
-        #expect(store["1000"]?["friends"] == .null)
+        #expect(store["Human:1000"]?["friends"] == .null)
     }
 
     @Test func typeConditionsAndListsOfObjectsWithoutIDs() throws {
@@ -114,8 +114,8 @@ struct NormalizerReaderTests {
             ]
         ]
         let searchRecords = normalize(found, search)
-        #expect(searchRecords["3000"]?["length"] == .scalar(34.37))
-        #expect(searchRecords["1002"]?["length"] == nil)
+        #expect(searchRecords["Starship:3000"]?["length"] == .scalar(34.37))
+        #expect(searchRecords["Human:1002"]?["length"] == nil)
         let back = Reader.read(selections: search.selections, rootType: "Query", variables: search.variables, source: searchRecords)
         #expect(back.data == found)
     }
@@ -127,8 +127,8 @@ struct NormalizerReaderTests {
             "human": ["__typename": "Human", "id": "1000", "name": "Luke", "homePlanet": "Tatooine", "height": 1.72, "appearsIn": []]
         ]
         let records = normalize(data, descriptor)
-        #expect(records["1000"]?[#"height(unit:"METER")"#] == .scalar(1.72))
-        #expect(records["1000"]?["mass"] == nil)
+        #expect(records["Human:1000"]?[#"height(unit:"METER")"#] == .scalar(1.72))
+        #expect(records["Human:1000"]?["mass"] == nil)
         #expect(Reader.read(selections: descriptor.selections, rootType: "Query", variables: descriptor.variables, source: records).data == data)
         // The same query wanting mass misses it.
         let withMass = OperationDescriptor(operation: HumanQuery(id: "1000", unit: .some(.case(.meter)), withHeight: true, skipMass: false))
@@ -163,14 +163,14 @@ struct NormalizerReaderTests {
 
     @Test func applyingMoreChangesThanRecordsGivesWhatMergingGives() {
         let changes = RecordSource(records: [
-            Record(id: .rootID, typename: "Query", fields: ["hero": .link("1000"), "extra": .scalar(1)]),
+            Record(id: .rootID, typename: "Query", fields: ["hero": .link("Human:1000"), "extra": .scalar(1)]),
             Record(id: "1000", fields: ["name": .scalar("Luke"), "height": .scalar(1.72)]),
             Record(id: "2000", typename: "Droid", fields: ["name": .scalar("R2-D2")]),
             Record(id: "3000", fields: ["name": .scalar("Leia")]),
             Record(id: "4000", fields: ["name": .scalar("Han")]),
         ])
         let base: [Record] = [
-            Record(id: .rootID, typename: "Query", fields: ["hero": .link("1000")]),
+            Record(id: .rootID, typename: "Query", fields: ["hero": .link("Human:1000")]),
             Record(id: "1000", typename: "Human", fields: ["name": .scalar("Luke Skywalker"), "height": .scalar(1.72)]),
             Record(id: "2000", typename: "Droid", fields: ["name": .scalar("R2-D2")]),
         ]

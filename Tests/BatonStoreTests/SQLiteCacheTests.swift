@@ -29,14 +29,14 @@ struct SQLiteCacheTests {
             do {
                 let store = Store(cache: try SQLiteNormalizedCache(fileURL: url))
                 store.write(data: try HeroAndFriendsQuery.Data(jsonObject: data), for: query)
-                store.update { $0.delete("client:1000:friends:0") }
+                store.update { $0.delete("client:Human:1000:friends:0") }
                 #expect(store.takePersistenceErrors().isEmpty)
             }
             let reopened = Store(cache: try SQLiteNormalizedCache(fileURL: url))
             let hero = try reopened.read(query: query).hero
             #expect(hero?.name == "Luke Skywalker")
             #expect(hero?.friends?[0] == nil)  // deleted stays deleted, not missing
-            #expect(reopened.recordState(of: "client:1000:friends:0") == .deleted)
+            #expect(reopened.recordState(of: "client:Human:1000:friends:0") == .deleted)
             // Garbage collection removes records from the file too.
             reopened.collectGarbage()
             let again = Store(cache: try SQLiteNormalizedCache(fileURL: url))

@@ -10,7 +10,7 @@ extension BatonClient {
         for try await response in networkTransport.responses(for: query) {
             let result = try response.result(for: query, source: .server)
             guard writeToStore else {
-                handle(result)
+                handle(readBackIfNeeded(result, for: query, response: response, published: false))
                 continue
             }
             publish(response, for: query, fetched: !response.hasNext)
@@ -18,7 +18,7 @@ extension BatonClient {
                 // Keep the query's records in the release buffer for later cache hits.
                 store.retain(OperationDescriptor(operation: query)).release()
             }
-            handle(readBackIfNeeded(result, for: query))
+            handle(readBackIfNeeded(result, for: query, response: response))
         }
     }
 }

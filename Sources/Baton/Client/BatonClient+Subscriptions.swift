@@ -15,10 +15,14 @@ extension BatonClient {
     /// WebSocket or split transport); otherwise the sequence throws
     /// ``BatonError/subscriptionsUnsupported(operationName:transport:)``. GraphQL errors come as
     /// results whose `errors` are set; transport failures end the sequence with the error.
+    ///
+    /// Every event is kept for the consumer, up to `bufferLimit` events waiting to be consumed;
+    /// a consumer that falls further behind loses no event silently: the sequence ends with
+    /// ``BatonError/subscriptionBufferOverflow(operationName:limit:)`` and the subscription stops.
     public func subscribe<Subscription: GraphQLSubscription>(
-        subscription: Subscription
+        subscription: Subscription, bufferLimit: Int = 1_000
     ) -> AsyncThrowingStream<GraphQLResult<Subscription.Data>, any Error> {
-        AsyncThrowingStream { continuation in
+        AsyncThrowingStream(bufferingPolicy: .bufferingOldest(max(1, bufferLimit))) { continuation in
             guard let transport = networkTransport as? any SubscriptionNetworkTransport else {
                 continuation.finish(
                     throwing: BatonError.subscriptionsUnsupported(
@@ -30,7 +34,9 @@ extension BatonClient {
                     for try await response in transport.subscribe(subscription: subscription) {
                         let result = try response.result(for: subscription, source: .server)
                         self.publish(response, for: subscription, fetched: false)
-                        continuation.yield(self.readBackIfNeeded(result, for: subscription))
+                        if case .dropped = continuation.yield(self.readBackIfNeeded(result, for: subscription, response: response)) {
+                            throw BatonError.subscriptionBufferOverflow(operationName: Subscription.operationName, limit: bufferLimit)
+                        }
                     }
                     continuation.finish()
                 } catch {

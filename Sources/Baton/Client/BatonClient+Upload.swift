@@ -18,6 +18,6 @@ extension BatonClient {
         let response = try await transport.upload(operation: operation, files: files)
         let result = try response.result(for: operation, source: .server)
         publish(response, for: operation, fetched: Operation.operationType == .query)
-        return readBackIfNeeded(result, for: operation)
+        return readBackIfNeeded(result, for: operation, response: response)
     }
 }

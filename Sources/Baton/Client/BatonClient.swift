@@ -21,6 +21,8 @@ public final class BatonClient: Sendable {
     public let networkTransport: any NetworkTransport
     /// The normalized store that server responses are published to.
     public let store: Store
+    /// Where the client reports what no caller is waiting for.
+    public let logger: Logger
 
     /// A client over HTTP to `url`, with optional fixed headers, interceptors and a preflight
     /// step that runs last before each request leaves, and a store (in memory by default, made
@@ -55,65 +57,56 @@ public final class BatonClient: Sendable {
             store: store ?? Store(sensitiveData: sensitiveData))
     }
 
-    public init(networkTransport: any NetworkTransport, store: Store = Store()) {
+    /// A client over any transport and store. `logger` hears what no caller is waiting for
+    /// (a background fetch's failure).
+    public init(networkTransport: any NetworkTransport, store: Store = Store(), logger: Logger = Logger(label: "Baton.client")) {
         self.networkTransport = networkTransport
         self.store = store
+        self.logger = logger
     }
 
     /// Fetches a query as `cachePolicy` says. With `.returnCacheDataAndFetch`, this returns the
-    /// cached data when there is some and fetches in the background (watchers see the response);
-    /// use ``fetchResults(query:cachePolicy:)`` to get both results.
+    /// cached data when there is some and fetches in the background (watchers see the response;
+    /// a failure is logged to ``logger``); use ``fetchResults(query:cachePolicy:)`` to get both
+    /// results, or the error.
     public func fetch<Query: GraphQLQuery>(
         query: Query, cachePolicy: CachePolicy = .default
     ) async throws -> GraphQLResult<Query.Data> {
-        switch cachePolicy {
-        case .returnCacheDataElseFetch:
-            if let cached = cachedResult(for: query, requireFresh: true) { return cached }
-            return try await fetchFromServer(query, writeToStore: true)
-        case .fetchIgnoringCacheData:
-            return try await fetchFromServer(query, writeToStore: true)
-        case .fetchIgnoringCacheCompletely:
-            return try await fetchFromServer(query, writeToStore: false)
-        case .returnCacheDataDontFetch:
-            guard let cached = cachedResult(for: query, requireFresh: false) else {
-                throw BatonError.cacheMiss(operationName: Query.operationName)
+        let cached = cacheAnswer(for: query)
+        let plan = CachePolicyPlan(cachePolicy, hasData: cached.result != nil, isFresh: cached.isFresh)
+        if plan.answersFromCache, let result = cached.result {
+            if plan.fetches {
+                let logger = self.logger
+                Task {
+                    do {
+                        _ = try await self.fetchFromServer(query, writeToStore: plan.writesToStore)
+                    } catch {
+                        logger.error("\(Query.operationName): the background fetch after the cached answer failed: \(error)")
+                    }
+                }
             }
-            return cached
-        case .returnCacheDataAndFetch:
-            guard let cached = cachedResult(for: query, requireFresh: false) else {
-                return try await fetchFromServer(query, writeToStore: true)
-            }
-            Task { _ = try? await self.fetchFromServer(query, writeToStore: true) }
-            return cached
+            return result
         }
+        guard plan.fetches else { throw BatonError.cacheMiss(operationName: Query.operationName) }
+        return try await fetchFromServer(query, writeToStore: plan.writesToStore)
     }
 
     /// Every result `cachePolicy` gives, in order: with `.returnCacheDataAndFetch`, the cached
-    /// result (when there is one) and then the server's. An incremental response (`@defer`,
-    /// `@stream`) gives one result per part, each normalized into the store; deferred fragments
-    /// that have not arrived read as `nil`.
+    /// result (when there is one) and then the server's, or the server's error. An incremental
+    /// response (`@defer`, `@stream`) gives one result per part, each normalized into the store;
+    /// deferred fragments that have not arrived read as `nil`.
     public func fetchResults<Query: GraphQLQuery>(
         query: Query, cachePolicy: CachePolicy = .default
     ) -> AsyncThrowingStream<GraphQLResult<Query.Data>, any Error> {
         AsyncThrowingStream { continuation in
             let task = Task {
                 do {
-                    switch cachePolicy {
-                    case .returnCacheDataAndFetch:
-                        if let cached = self.cachedResult(for: query, requireFresh: false) { continuation.yield(cached) }
-                        try await self.fetchIncrementally(query, writeToStore: true) { continuation.yield($0) }
-                    case .returnCacheDataElseFetch:
-                        if let cached = self.cachedResult(for: query, requireFresh: true) {
-                            continuation.yield(cached)
-                        } else {
-                            try await self.fetchIncrementally(query, writeToStore: true) { continuation.yield($0) }
-                        }
-                    case .fetchIgnoringCacheData, .fetchIgnoringCacheCompletely:
-                        try await self.fetchIncrementally(query, writeToStore: cachePolicy == .fetchIgnoringCacheData) {
-                            continuation.yield($0)
-                        }
-                    case .returnCacheDataDontFetch:
-                        continuation.yield(try await self.fetch(query: query, cachePolicy: cachePolicy))
+                    let cached = self.cacheAnswer(for: query)
+                    let plan = CachePolicyPlan(cachePolicy, hasData: cached.result != nil, isFresh: cached.isFresh)
+                    if plan.answersFromCache, let result = cached.result { continuation.yield(result) }
+                    if plan.isMiss { throw BatonError.cacheMiss(operationName: Query.operationName) }
+                    if plan.fetches {
+                        try await self.fetchIncrementally(query, writeToStore: plan.writesToStore) { continuation.yield($0) }
                     }
                     continuation.finish()
                 } catch {
@@ -129,69 +122,7 @@ public final class BatonClient: Sendable {
         let response = try await networkTransport.send(operation: mutation)
         let result = try response.result(for: mutation, source: .server)
         publish(response, for: mutation, fetched: false)
-        return readBackIfNeeded(result, for: mutation)
-    }
-
-    /// Fetches a query as `cachePolicy` says, then emits again each time the store changes what
-    /// it reads (a mutation, another query, a cache write). Its records are retained while the
-    /// sequence is consumed. A failed fetch ends the sequence with the error.
-    public func watch<Query: GraphQLQuery>(
-        query: Query, cachePolicy: CachePolicy = .default
-    ) -> AsyncThrowingStream<GraphQLResult<Query.Data>, any Error> {
-        AsyncThrowingStream { continuation in
-            let descriptor = OperationDescriptor(operation: query)
-            let variables = query.variablesJSON
-            let token = store.retain(descriptor)
-            let quiet = Locked(false)
-            let (_, subscription) = store.subscribe(descriptor) { read in
-                guard !quiet.withLock({ $0 }), !read.isMissing, let object = read.data,
-                    let data = try? Query.Data(jsonObject: object, variables: variables)
-                else { return }
-                continuation.yield(GraphQLResult(data: data, errors: nil, extensions: nil, source: .cache))
-            }
-            let task = Task {
-                do {
-                    let fresh = self.store.check(descriptor) == .available
-                    var fetch = true
-                    switch cachePolicy {
-                    case .returnCacheDataElseFetch:
-                        if fresh, let cached = self.cachedResult(for: query, requireFresh: false) {
-                            continuation.yield(cached)
-                            fetch = false
-                        }
-                    case .returnCacheDataAndFetch:
-                        if let cached = self.cachedResult(for: query, requireFresh: false) { continuation.yield(cached) }
-                    case .returnCacheDataDontFetch:
-                        fetch = false
-                        if let cached = self.cachedResult(for: query, requireFresh: false) {
-                            continuation.yield(cached)
-                        } else {
-                            throw BatonError.cacheMiss(operationName: Query.operationName)
-                        }
-                    case .fetchIgnoringCacheData, .fetchIgnoringCacheCompletely:
-                        break
-                    }
-                    if fetch {
-                        let response = try await self.networkTransport.send(operation: query)
-                        let result = try response.result(for: query, source: .server)
-                        if cachePolicy != .fetchIgnoringCacheCompletely {
-                            // The watcher would see this publish as a change: the server result says it.
-                            quiet.withLock { $0 = true }
-                            self.publish(response, for: query, fetched: true)
-                            quiet.withLock { $0 = false }
-                        }
-                        continuation.yield(result)
-                    }
-                } catch {
-                    continuation.finish(throwing: error)
-                }
-            }
-            continuation.onTermination = { _ in
-                task.cancel()
-                subscription.cancel()
-                token.release()
-            }
-        }
+        return readBackIfNeeded(result, for: mutation, response: response)
     }
 
     /// Fetches a query and delivers the outcome on `queue`; with `.returnCacheDataAndFetch`
@@ -245,38 +176,59 @@ public final class BatonClient: Sendable {
             publish(response, for: query, fetched: true)
             // Keep the query's records in the release buffer for later cache hits.
             store.retain(OperationDescriptor(operation: query)).release()
-            return readBackIfNeeded(result, for: query)
+            return readBackIfNeeded(result, for: query, response: response)
         }
-        return result
+        return readBackIfNeeded(result, for: query, response: response, published: false)
     }
 
-    /// For operations that select `__id` or `@connection` fields, the data as the store holds it
-    /// after the response was published (connection pages merged, record IDs filled in), as
-    /// Relay reads it; other results are the response's own data.
+    /// For operations that select `__id` or `@connection` fields, the data as the store reads
+    /// it (connection pages merged, record IDs filled in), as Relay reads it, whichever path the
+    /// result took: read from the store after `response` was published to it, or read as if it
+    /// had been published to an empty store when it was not (`.fetchIgnoringCacheCompletely`) or
+    /// the store can no longer read it whole. Other results are the response's own data, which
+    /// is the same shape. Never hands out raw data without the record IDs `__id` promises.
     func readBackIfNeeded<Operation: GraphQLOperation>(
-        _ result: GraphQLResult<Operation.Data>, for operation: Operation
+        _ result: GraphQLResult<Operation.Data>, for operation: Operation, response: GraphQLResponse, published: Bool = true
     ) -> GraphQLResult<Operation.Data> {
         guard result.data != nil, Operation.Data.__selections.needsStore else { return result }
-        let read = store.read(OperationDescriptor(operation: operation))
-        guard !read.isMissing, let object = read.data,
-            let data = try? Operation.Data(jsonObject: object, variables: operation.variablesJSON)
-        else { return result }
-        return GraphQLResult(data: data, errors: result.errors, extensions: result.extensions, source: result.source)
+        let descriptor = OperationDescriptor(operation: operation)
+        let variables = operation.variablesJSON
+        if published {
+            let read = store.read(descriptor)
+            if !read.isMissing, let object = read.data, let data = try? Operation.Data(jsonObject: object, variables: variables) {
+                return GraphQLResult(data: data, errors: result.errors, extensions: result.extensions, source: result.source)
+            }
+        }
+        let errorPaths = result.errors?.compactMap(\.path) ?? []
+        if let object = response.body["data"]?.objectValue,
+            let read = store.readDetached(data: object, for: descriptor, errorPaths: errorPaths).data,
+            let data = try? Operation.Data(jsonObject: read, variables: variables)
+        {
+            return GraphQLResult(data: data, errors: result.errors, extensions: result.extensions, source: result.source)
+        }
+        let problem = GraphQLError(message: "Baton could not read \(Operation.operationName)'s data as the store shapes it")
+        return GraphQLResult(data: nil, errors: (result.errors ?? []) + [problem], extensions: result.extensions, source: result.source)
     }
 
     /// Normalizes a server response into the store; fields reported in `errors` are not written.
-    func publish<Operation: GraphQLOperation>(_ response: GraphQLResponse, for operation: Operation, fetched: Bool) {
+    /// The watcher of `silencing` (the watch whose own fetch this is) is not notified of it.
+    func publish<Operation: GraphQLOperation>(
+        _ response: GraphQLResponse, for operation: Operation, fetched: Bool, silencing: StoreSubscription? = nil
+    ) {
         guard let data = response.body["data"]?.objectValue else { return }
         let errorPaths = response.body["errors"]?.listValue?.compactMap { GraphQLError(json: $0).path } ?? []
-        store.publish(data: data, for: OperationDescriptor(operation: operation), errorPaths: errorPaths, fetched: fetched)
+        store.publish(
+            data: data, for: OperationDescriptor(operation: operation), errorPaths: errorPaths, fetched: fetched, silencing: silencing)
     }
 
-    /// The query's data from the store, if complete (and fresh when asked).
-    private func cachedResult<Query: GraphQLQuery>(for query: Query, requireFresh: Bool) -> GraphQLResult<Query.Data>? {
-        let descriptor = OperationDescriptor(operation: query)
-        if requireFresh && store.check(descriptor) != .available { return nil }
-        guard let data = try? store.read(query: query) else { return nil }
-        return GraphQLResult(data: data, errors: nil, extensions: nil, source: .cache)
+    /// The query's data from the store when it reads whole (fresh or stale), and whether it is
+    /// fresh: one read decides and answers.
+    func cacheAnswer<Query: GraphQLQuery>(for query: Query) -> (result: GraphQLResult<Query.Data>?, isFresh: Bool) {
+        let load = store.load(OperationDescriptor(operation: query))
+        guard !load.read.isMissing, let object = load.read.data,
+            let data = try? Query.Data(jsonObject: object, variables: query.variablesJSON)
+        else { return (nil, false) }
+        return (GraphQLResult(data: data, errors: nil, extensions: nil, source: .cache), load.availability == .available)
     }
 }
 

@@ -3,11 +3,13 @@ import BatonStore
 
 extension BatonClient {
     /// The store record a fragment reference (any selection set read from a result) stands for:
-    /// its `__id` when selected, else the cache key of its `__typename` and key fields.
-    public func recordID(of reference: some SelectionSet) -> DataID? {
+    /// its `__id` when selected, else the cache key of its `__typename` and key fields, by the
+    /// store's rule or else that of `schema` (the generated schema of the fragment to read).
+    public func recordID(of reference: some SelectionSet, schema: SchemaMetadata? = nil) -> DataID? {
         let object = reference.jsonObject
         if let id = object["__id"]?.stringValue { return DataID(id) }
-        return store.cacheKeys.cacheKey(typename: object["__typename"]?.stringValue, object: object)
+        let cacheKeys = store.cacheKeys ?? (schema ?? type(of: reference).__schema).map(CacheKeyConfiguration.init(schema:)) ?? .default
+        return cacheKeys.cacheKey(typename: object["__typename"]?.stringValue, object: object)
     }
 
     /// Keeps a fragment's data live: emits the fragment read from the store for the object
@@ -18,7 +20,7 @@ extension BatonClient {
     public func watch<F: Fragment>(
         fragment: F.Type, from reference: some SelectionSet, variables: JSONObject = [:]
     ) -> AsyncThrowingStream<F, any Error> {
-        guard let id = recordID(of: reference) else {
+        guard let id = recordID(of: reference, schema: F.__schema) else {
             return AsyncThrowingStream { $0.finish(throwing: Self.noRecordID(F.self)) }
         }
         return watch(fragment: fragment, id: id, variables: variables)

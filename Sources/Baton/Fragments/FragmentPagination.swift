@@ -211,7 +211,7 @@ extension BatonClient {
     public func paginate<F: PaginatedFragment>(
         _ fragment: F.Type, from reference: some SelectionSet, variables: JSONObject = [:]
     ) throws -> FragmentPagination<F> {
-        guard let id = recordID(of: reference) else { throw Self.noRecordID(F.self) }
+        guard let id = recordID(of: reference, schema: F.__schema) else { throw Self.noRecordID(F.self) }
         return FragmentPagination(client: self, recordID: id, variables: variables)
     }
 
@@ -220,7 +220,7 @@ extension BatonClient {
     public func refetch<F: RefetchableFragment>(
         _ fragment: F.Type, from reference: some SelectionSet, variables: JSONObject = [:]
     ) async throws -> F {
-        guard let id = recordID(of: reference) else { throw Self.noRecordID(F.self) }
+        guard let id = recordID(of: reference, schema: F.__schema) else { throw Self.noRecordID(F.self) }
         var values = Self.fragmentVariables(F.self, variables)
         if F.refetchRoot == .node {
             guard let objectID = reference.jsonObject["id"] else {

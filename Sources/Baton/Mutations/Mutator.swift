@@ -122,7 +122,7 @@ public final class Mutator<Operation: GraphQLMutation>: Observable, Sendable {
                 } else if let appliedLayer {
                     store.revertOptimisticUpdate(appliedLayer)
                 }
-                completion?(.success(self.client.readBackIfNeeded(result, for: operation)))
+                completion?(.success(self.client.readBackIfNeeded(result, for: operation, response: response)))
             } catch {
                 if let appliedLayer { store.revertOptimisticUpdate(appliedLayer) }
                 completion?(.failure(error))

@@ -11,6 +11,13 @@ public protocol SelectionSet: Sendable, Hashable, SelectionSetValue {
     /// Wraps an object that is already known to match the selections. Use `init(jsonObject:)`
     /// for data from anywhere else.
     init(_dataDict: DataDict)
+    /// The schema the selections were generated for: the store takes its cache-key rule from
+    /// it. Generated root selection sets and fragments give it; `nil` elsewhere.
+    static var __schema: SchemaMetadata? { get }
+}
+
+extension SelectionSet {
+    public static var __schema: SchemaMetadata? { nil }
 }
 
 /// The selection set of an operation's result (`Data`).

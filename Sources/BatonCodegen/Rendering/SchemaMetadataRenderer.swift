@@ -47,7 +47,7 @@ struct SchemaMetadataRenderer {
             writer.line("],")
         }
         if keyFields.isEmpty {
-            writer.line("keyFields: [:]")
+            writer.line("keyFields: [:],")
         } else {
             writer.line("keyFields: [")
             writer.indent()
@@ -55,9 +55,28 @@ struct SchemaMetadataRenderer {
                 writer.line("\(SwiftNaming.stringLiteral(typeName)): \(list(fields)),")
             }
             writer.outdent()
-            writer.line("]")
+            writer.line("],")
         }
+        writer.line("globalIDInterface: \(globalIDInterface().map(SwiftNaming.stringLiteral) ?? "nil")")
         writer.outdent()
         writer.line(")")
+    }
+
+    /// `Node` when the schema follows Relay's global object identification: an interface
+    /// `Node` with `id: ID!`, and a query field `node(id: ID!): Node`. Its implementers' IDs
+    /// are then unique across types, and the store keys them by the bare `id`.
+    func globalIDInterface() -> String? {
+        guard index.schema.getType(name: "Node") is GraphQLInterfaceType,
+            let id = index.field("id", on: "Node"), isNonNullID(id.type),
+            let queryType = index.schema.queryType?.name,
+            let node = index.field("node", on: queryType),
+            getNamedType(type: node.type)?.name == "Node",
+            let argument = node.arguments["id"], isNonNullID(argument)
+        else { return nil }
+        return "Node"
+    }
+
+    private func isNonNullID(_ type: any GraphQLType) -> Bool {
+        ((type as? GraphQLNonNull)?.ofType as? GraphQLScalarType)?.name == "ID"
     }
 }

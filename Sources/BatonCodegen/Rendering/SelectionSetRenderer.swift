@@ -4,6 +4,8 @@ import GraphQL
 struct SelectionSetRenderer {
     let merger: FieldMerger
     let names: TypeNames
+    /// How generated code names the schema metadata (`schemaMetadata`, or `Namespace.schemaMetadata`).
+    var schemaMetadataReference = "schemaMetadata"
     var index: SchemaIndex { merger.index }
 
     func typeCondition(_ typeName: String) -> String {
@@ -124,6 +126,9 @@ struct SelectionSetRenderer {
             w.line("public init(_dataDict: DataDict) { __data = _dataDict }")
             w.line()
             w.line("public static let __parentType = \(typeCondition(scope.typeName))")
+            if scope.kind == .root || scope.kind == .fragment {
+                w.line("public static var __schema: SchemaMetadata? { \(schemaMetadataReference) }")
+            }
             if scope.kind == .merged {
                 let sources = scope.extraSources.map { "\($0.qualifiedName).__selections" }
                 w.line("public static let __selections: [Selection] = " + (sources.isEmpty ? "[]" : sources.joined(separator: " + ")))

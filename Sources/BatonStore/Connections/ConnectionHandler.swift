@@ -90,96 +90,127 @@ public enum ConnectionHandler {
         connection.getLinkedRecords("edges")?.contains { $0?.getLinkedRecord("node")?.dataID == nodeID } ?? false
     }
 
-    /// Copies a server edge into a new client edge of the connection, `<connectionID>:edges:<n>`.
+    /// Copies a server edge into a new client edge of the connection, `<connectionID>:edges:<n>`,
+    /// taking the connection's next index (a null edge stays null and takes none).
     static func buildConnectionEdge(_ store: RecordSourceProxy, connection: RecordProxy, serverEdge: RecordProxy) -> RecordProxy {
         let index = connection.getValue(nextEdgeIndexKey)?.intValue ?? 0
         let id = ClientID.make(parentID: connection.dataID, storageKey: "edges", index: index)
         let edge = store.create(id: id, typename: serverEdge.typename ?? "Edge")
         edge.copyFields(from: serverEdge)
+        if edge.getValue("cursor") == nil { edge.setValue(.null, "cursor") }
         connection.setValue(.int(index + 1), nextEdgeIndexKey)
         return edge
     }
 
-    /// Merges the server's page of a `@connection` field into the client connection record.
+    /// Merges the server's page of a `@connection` field into the client connection record, as
+    /// relay-runtime's `ConnectionHandler.update` does, so its record IDs and fixtures carry
+    /// over: every server edge becomes a client edge with the next index (duplicates included),
+    /// then `after` the stored end cursor appends and `before` the start cursor prepends, keeping
+    /// the first edge of each node; no cursor replaces the edges and the page info. A first page
+    /// without `pageInfo` gets defaults (`false` flags, null cursors); a later page's null cursor
+    /// never overwrites the stored one. A page for a cursor other than the stored one is ignored.
     static func update(_ store: RecordSourceProxy, invocation: HandleInvocation, key: String, filters: [String]?, variables: JSONObject) {
-        guard let parent = store.get(invocation.parentID),
-            let serverConnection = parent.getLinkedRecord(fieldStorageKey: invocation.storageKey)
-        else { return }
+        guard let parent = store.get(invocation.parentID) else { return }
         let filterValues = filterValues(field: invocation.field, filters: filters, variables: variables)
         let handle = handleKey(key: key, filters: filterValues)
-        let connectionID = ClientID.make(parentID: parent.dataID, storageKey: handle)
-        let serverEdges = serverConnection.getLinkedRecords("edges") ?? []
-        let serverPageInfo = serverConnection.getLinkedRecord("pageInfo")
-        let arguments = invocation.field.arguments.mapValues { $0.resolve(with: variables) ?? .null }
-        let after = arguments["after"]?.stringValue
-        let before = arguments["before"]?.stringValue
-
-        guard let connection = store.get(connectionID) else {
-            // First page: a copy of the server connection with client edges and page info.
-            let connection = store.create(id: connectionID, typename: serverConnection.typename ?? "Connection")
-            connection.copyFields(from: serverConnection)
-            let edges = serverEdges.map { edge in edge.map { buildConnectionEdge(store, connection: connection, serverEdge: $0) } }
-            connection.setLinkedRecords(edges, "edges")
-            let pageInfo = store.create(id: ClientID.make(parentID: connectionID, storageKey: "pageInfo"), typename: serverPageInfo?.typename ?? "PageInfo")
-            if let serverPageInfo { pageInfo.copyFields(from: serverPageInfo) }
-            connection.setLinkedRecord(pageInfo, "pageInfo")
-            parent.setLinkedRecord(connection, handle)
+        guard let serverConnection = parent.getLinkedRecord(fieldStorageKey: invocation.storageKey) else {
+            parent.setValue(.null, handle)
             return
         }
-        parent.setLinkedRecord(connection, handle)
-        let pageInfo = connection.getLinkedRecord("pageInfo")
-            ?? store.create(id: ClientID.make(parentID: connectionID, storageKey: "pageInfo"), typename: serverPageInfo?.typename ?? "PageInfo")
-        connection.setLinkedRecord(pageInfo, "pageInfo")
-        // Fields of the connection other than edges and page info follow the server.
-        if let serverFields = store.record(serverConnection.dataID)?.fields {
-            for (fieldKey, value) in serverFields where fieldKey != "edges" && fieldKey != "pageInfo" {
-                store.write(connectionID, key: fieldKey, value: value)
-            }
+        let connectionID = ClientID.make(parentID: parent.dataID, storageKey: handle)
+        let serverPageInfo = serverConnection.getLinkedRecord("pageInfo")
+        // A pagination argument that is absent or null is not given (JSONValue's own `nil` is `.null`).
+        func argument(_ name: String) -> JSONValue? {
+            guard let value = invocation.field.arguments[name]?.resolve(with: variables), !value.isNull else { return nil }
+            return value
         }
-        let previous = connection.getLinkedRecords("edges") ?? []
-        var next: [RecordProxy?]
-        if let after {
-            guard pageInfo.getValue("endCursor")?.stringValue == after else { return }  // an out-of-date page
-            next = previous
-            appendNew(serverEdges, to: &next, store: store, connection: connection)
-            if let serverPageInfo {
-                pageInfo.setValue(serverPageInfo.getValue("endCursor") ?? .null, "endCursor")
-                pageInfo.setValue(serverPageInfo.getValue("hasNextPage") ?? false, "hasNextPage")
+        let after = argument("after")
+        let before = argument("before")
+        let first = argument("first")
+        let last = argument("last")
+
+        let clientConnectionField = parent.getLinkedRecord(handle)
+        guard let connection = clientConnectionField ?? store.get(connectionID) else {
+            // First page: a copy of the server connection with client edges and page info.
+            let connection = store.create(id: connectionID, typename: serverConnection.typename ?? "Connection")
+            connection.setValue(.int(0), nextEdgeIndexKey)
+            connection.copyFields(from: serverConnection)
+            if let serverEdges = serverConnection.getLinkedRecords("edges") {
+                let edges = serverEdges.map { edge in edge.map { buildConnectionEdge(store, connection: connection, serverEdge: $0) } }
+                connection.setLinkedRecords(edges, "edges")
             }
-        } else if let before {
-            guard pageInfo.getValue("startCursor")?.stringValue == before else { return }
-            var page: [RecordProxy?] = []
-            appendNew(serverEdges, to: &page, store: store, connection: connection, excluding: nodeIDs(previous))
-            next = page + previous
-            if let serverPageInfo {
-                pageInfo.setValue(serverPageInfo.getValue("startCursor") ?? .null, "startCursor")
-                pageInfo.setValue(serverPageInfo.getValue("hasPreviousPage") ?? false, "hasPreviousPage")
-            }
-        } else {
-            // A refetch from the start replaces the edges.
-            next = []
-            appendNew(serverEdges, to: &next, store: store, connection: connection)
+            parent.setLinkedRecord(connection, handle)
+            let pageInfo = store.create(id: ClientID.make(parentID: connectionID, storageKey: "pageInfo"), typename: "PageInfo")
+            pageInfo.setValue(false, "hasNextPage")
+            pageInfo.setValue(false, "hasPreviousPage")
+            pageInfo.setValue(.null, "endCursor")
+            pageInfo.setValue(.null, "startCursor")
             if let serverPageInfo { pageInfo.copyFields(from: serverPageInfo) }
+            connection.setLinkedRecord(pageInfo, "pageInfo")
+            return
         }
-        connection.setLinkedRecords(next, "edges")
-    }
+        if clientConnectionField == nil { parent.setLinkedRecord(connection, handle) }
+        let clientPageInfo = connection.getLinkedRecord("pageInfo")
+        let serverEdges = serverConnection.getLinkedRecords("edges")?.map { edge in
+            edge.map { buildConnectionEdge(store, connection: connection, serverEdge: $0) }
+        }
+        let previousEdges = connection.getLinkedRecords("edges")
+        // Fields of the connection other than edges and page info follow the server.
+        connection.copyFields(from: serverConnection)
+        if let previousEdges { connection.setLinkedRecords(previousEdges, "edges") }
+        if let clientPageInfo { connection.setLinkedRecord(clientPageInfo, "pageInfo") }
 
-    private static func nodeIDs(_ edges: [RecordProxy?]) -> Set<DataID> {
-        Set(edges.compactMap { $0?.getLinkedRecord("node")?.dataID })
-    }
-
-    private static func appendNew(
-        _ serverEdges: [RecordProxy?], to edges: inout [RecordProxy?], store: RecordSourceProxy, connection: RecordProxy,
-        excluding: Set<DataID> = []
-    ) {
-        var seen = nodeIDs(edges).union(excluding)
-        for serverEdge in serverEdges {
-            guard let serverEdge else { continue }
-            if let node = serverEdge.getLinkedRecord("node")?.dataID {
-                guard !seen.contains(node) else { continue }
-                seen.insert(node)
+        var nextEdges: [RecordProxy?]?
+        if let previousEdges, let serverEdges {
+            if let after {
+                guard let clientPageInfo, clientPageInfo.getValue("endCursor") == after else {
+                    DirectiveHandler.logger.info("\(connectionID): a page after cursor \(after) is not at the end of the list; ignored")
+                    return
+                }
+                var merged: [RecordProxy?] = []
+                var nodeIDs = Set<DataID>()
+                mergeEdges(previousEdges, into: &merged, nodeIDs: &nodeIDs)
+                mergeEdges(serverEdges, into: &merged, nodeIDs: &nodeIDs)
+                nextEdges = merged
+            } else if let before {
+                guard let clientPageInfo, clientPageInfo.getValue("startCursor") == before else {
+                    DirectiveHandler.logger.info("\(connectionID): a page before cursor \(before) is not at the start of the list; ignored")
+                    return
+                }
+                var merged: [RecordProxy?] = []
+                var nodeIDs = Set<DataID>()
+                mergeEdges(serverEdges, into: &merged, nodeIDs: &nodeIDs)
+                mergeEdges(previousEdges, into: &merged, nodeIDs: &nodeIDs)
+                nextEdges = merged
+            } else {
+                // Refetched from the start (or end): the page replaces the edges.
+                nextEdges = serverEdges
             }
-            edges.append(buildConnectionEdge(store, connection: connection, serverEdge: serverEdge))
+        } else if let serverEdges {
+            nextEdges = serverEdges
+        }
+        if let nextEdges { connection.setLinkedRecords(nextEdges, "edges") }
+        // Page info is updated even when no edges came.
+        guard let clientPageInfo, let serverPageInfo else { return }
+        if after == nil && before == nil {
+            clientPageInfo.copyFields(from: serverPageInfo)
+        } else if before != nil || (after == nil && last != nil) {
+            clientPageInfo.setValue(.bool(serverPageInfo.getValue("hasPreviousPage")?.boolValue ?? false), "hasPreviousPage")
+            if case .string(let cursor)? = serverPageInfo.getValue("startCursor") { clientPageInfo.setValue(.string(cursor), "startCursor") }
+        } else if after != nil || (before == nil && first != nil) {
+            clientPageInfo.setValue(.bool(serverPageInfo.getValue("hasNextPage")?.boolValue ?? false), "hasNextPage")
+            if case .string(let cursor)? = serverPageInfo.getValue("endCursor") { clientPageInfo.setValue(.string(cursor), "endCursor") }
+        }
+    }
+
+    /// Adds `source` edges to `target`, skipping null edges and edges of a node already there.
+    private static func mergeEdges(_ source: [RecordProxy?], into target: inout [RecordProxy?], nodeIDs: inout Set<DataID>) {
+        for edge in source {
+            guard let edge else { continue }
+            if let node = edge.getLinkedRecord("node")?.dataID {
+                guard nodeIDs.insert(node).inserted else { continue }
+            }
+            target.append(edge)
         }
     }
 }

@@ -56,7 +56,8 @@ public struct ResponseNormalizer {
         variables: JSONObject = [:], cacheKeys: CacheKeyConfiguration = .default, errorPaths: [ResponsePath] = []
     ) -> (changes: RecordSource, handles: [HandleInvocation]) {
         var normalizer = ResponseNormalizer(cacheKeys: cacheKeys, variables: variables, errorPaths: errorPaths)
-        normalizer.normalizeObject(data, id: rootID, parentType: rootType, plan: SelectionPlan(selections, parentType: rootType, variables: variables))
+        let plan = SelectionPlan(selections, parentType: rootType, variables: variables)
+        normalizer.normalizeObject(data, id: rootID, parentType: rootType, plan: plan)
         return (normalizer.changes, normalizer.handles)
     }
 

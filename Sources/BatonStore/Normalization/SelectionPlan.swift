@@ -69,7 +69,9 @@ final class SelectionPlan {
                 }
             case .inlineFragment(let fragment):
                 guard holds(fragment.conditions) else { continue }
-                if let condition = fragment.typeCondition, !condition.applies(to: typename, inFieldOf: parentType) { continue }
+                if let condition = fragment.typeCondition, !condition.applies(to: typename, inFieldOf: parentType) {
+                    continue
+                }
                 collect(fragment.selections, typename: typename, into: &groups, positions: &positions)
             case .fragmentSpread(let spread):
                 guard holds(spread.conditions), spread.typeCondition.applies(to: typename, inFieldOf: parentType) else { continue }

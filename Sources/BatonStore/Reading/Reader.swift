@@ -1,7 +1,7 @@
 import BatonAPI
 
 /// What reading selections from records gave: the response-shaped object (or `nil` if the root
-/// record is missing), every record ID the read touched, and whether anything was missing.
+/// record is missing or deleted), every record ID the read touched, and whether anything was missing.
 public struct ReadResult: Sendable, Hashable {
     public let data: JSONObject?
     public let seenIDs: Set<DataID>
@@ -44,7 +44,10 @@ public struct Reader {
         case .present(let record)?:
             let data = reader.readObject(record, parentType: rootType, plan: SelectionPlan(selections, parentType: rootType, variables: variables))
             return ReadResult(data: data, seenIDs: reader.seen, seenRootFields: reader.seenRootFields, isMissing: reader.isMissing)
-        case .deleted?, nil:
+        case .deleted?:
+            // A deleted root reads as no data, and nothing is missing (relay-runtime's reader).
+            return ReadResult(data: nil, seenIDs: reader.seen, isMissing: false)
+        case nil:
             return ReadResult(data: nil, seenIDs: reader.seen, isMissing: true)
         }
     }

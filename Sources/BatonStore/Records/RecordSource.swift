@@ -52,7 +52,7 @@ public struct RecordSource: Sendable, Hashable {
     /// one lookup. The merged record takes this one's typename when `replacesTypename`, else
     /// keeps its own unless it has none.
     mutating func merge(_ record: Record, replacesTypename: Bool) {
-        Self.update(&states[record.id, default: .deleted]) { state in
+        func merge(into state: inout RecordState) {
             guard case .present(var existing) = state else {
                 state = .present(record)
                 return
@@ -62,9 +62,8 @@ public struct RecordSource: Sendable, Hashable {
             existing.fields.merge(record.fields)
             state = .present(existing)
         }
+        merge(into: &states[record.id, default: .deleted])
     }
-
-    private static func update(_ state: inout RecordState, _ body: (inout RecordState) -> Void) { body(&state) }
 
     /// Makes room for `count` IDs in all.
     mutating func reserveCapacity(_ count: Int) { states.reserveCapacity(count) }

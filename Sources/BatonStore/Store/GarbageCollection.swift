@@ -32,12 +32,18 @@ extension Store {
     }
 
     func release(_ key: String) {
-        let overflowed = state.withLock { state -> Bool in
+        let now = ContinuousClock.now
+        let collect = state.withLock { state -> Bool in
             guard var root = state.roots[key] else { return false }
             root.retainCount = max(0, root.retainCount - 1)
             state.roots[key] = root
             guard root.retainCount == 0 else { return false }
             state.releaseBuffer.removeAll { $0 == key }
+            // Data that has already expired is not worth keeping: dropped at once, as Relay does.
+            if let expiration = queryCacheExpirationTime, let fetched = root.fetchTime, now - fetched > expiration {
+                state.roots[key] = nil
+                return true
+            }
             state.releaseBuffer.append(key)
             if state.releaseBuffer.count > releaseBufferSize {
                 let evicted = state.releaseBuffer.removeFirst()
@@ -46,29 +52,31 @@ extension Store {
             }
             return false
         }
-        if overflowed { collectGarbage() }
+        if collect { collectGarbage() }
     }
 
     /// Removes every record that no retained or buffered root reaches (through the fields its
-    /// selections read), in memory and in the cache. The root record always stays, and while
-    /// watchers are registered their records stay too. Returns the removed IDs.
+    /// selections read over the base records) and no watcher saw, in memory and in the cache,
+    /// through the one commit path. The root record always stays. While optimistic updates are
+    /// applied nothing is collected (Relay holds collection then): the collection runs when the
+    /// last one is committed or reverted. Returns the removed IDs.
     @discardableResult
     public func collectGarbage() -> Set<DataID> {
-        let removed: Set<DataID> = state.withLock { state in
+        var removed = Set<DataID>()
+        commit { state in
+            guard state.layers.isEmpty else {
+                state.garbageCollectionPending = true
+                return StoreChanges(records: RecordSource())
+            }
+            state.garbageCollectionPending = false
             var reachable: Set<DataID> = [.rootID]
             for root in state.roots.values where root.retainCount > 0 || state.releaseBuffer.contains(root.descriptor.rootKey) {
-                reachable.formUnion(state.read(root.descriptor).seenIDs)
+                reachable.formUnion(state.readBase(root.descriptor).seenIDs)
             }
             for watcher in state.watchers.values { reachable.formUnion(watcher.last.seenIDs) }
-            var removed = Set<DataID>()
-            for id in Array(state.source.ids) where !reachable.contains(id) {
-                state.source.remove(id)
-                state.invalidatedAt[id] = nil
-                removed.insert(id)
-            }
-            return removed
+            for id in state.source.ids where !reachable.contains(id) { removed.insert(id) }
+            return StoreChanges(records: RecordSource(), evictions: removed)
         }
-        persist(Dictionary(uniqueKeysWithValues: removed.map { ($0, RecordState?.none) }))
         return removed
     }
 

@@ -8,27 +8,51 @@ public struct OperationDescriptor: Sendable, Hashable {
     public let variables: JSONObject
     public let rootID: DataID
     public let rootType: String
+    /// The cache-key rule of the schema the selections were generated for (`nil`: the store's
+    /// own, or ``CacheKeyConfiguration/default``). Not part of the descriptor's identity.
+    public let cacheKeys: CacheKeyConfiguration?
 
-    public init(name: String, selections: [Selection], variables: JSONObject, rootID: DataID = .rootID, rootType: String) {
+    public init(
+        name: String, selections: [Selection], variables: JSONObject, rootID: DataID = .rootID, rootType: String,
+        cacheKeys: CacheKeyConfiguration? = nil
+    ) {
         self.name = name
         self.selections = selections
         self.variables = variables
         self.rootID = rootID
         self.rootType = rootType
+        self.cacheKeys = cacheKeys
+    }
+
+    public static func == (lhs: Self, rhs: Self) -> Bool {
+        lhs.name == rhs.name && lhs.rootID == rhs.rootID && lhs.rootType == rhs.rootType && lhs.variables == rhs.variables
+            && lhs.selections == rhs.selections
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(name)
+        hasher.combine(rootID)
+        hasher.combine(variables)
+    }
+
+    /// The same descriptor with other variables.
+    func with(variables: JSONObject) -> OperationDescriptor {
+        OperationDescriptor(
+            name: name, selections: selections, variables: variables, rootID: rootID, rootType: rootType, cacheKeys: cacheKeys)
     }
 
     /// The descriptor of an operation: its `Data` read from the root record.
     public init<Operation: GraphQLOperation>(operation: Operation) {
         self.init(
             name: Operation.operationName, selections: Operation.Data.__selections, variables: operation.variablesJSON,
-            rootType: Operation.Data.__parentType.name)
+            rootType: Operation.Data.__parentType.name, cacheKeys: Operation.Data.__schema.map(CacheKeyConfiguration.init(schema:)))
     }
 
     /// The descriptor of a fragment on the record `id`.
     public init<F: Fragment>(fragment: F.Type, id: DataID, variables: JSONObject = [:]) {
         self.init(
             name: F.fragmentName, selections: F.__selections, variables: variables, rootID: id,
-            rootType: F.__parentType.name)
+            rootType: F.__parentType.name, cacheKeys: F.__schema.map(CacheKeyConfiguration.init(schema:)))
     }
 
     /// Identifies a query root for retention and fetch times: name, root and variables.
@@ -43,4 +67,10 @@ public enum OperationAvailability: Sendable, Hashable {
     case available
     case stale
     case missing
+}
+
+/// One read of an operation and what it means for a cache policy.
+public struct CacheLoad: Sendable, Hashable {
+    public let availability: OperationAvailability
+    public let read: ReadResult
 }

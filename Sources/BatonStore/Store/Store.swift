@@ -5,7 +5,10 @@ import Foundation
 /// re-read when a record they saw changes, retention and garbage collection, invalidation, and a
 /// persistent ``NormalizedCache`` written through on every publish.
 public final class Store: Sendable {
-    public let cacheKeys: CacheKeyConfiguration
+    /// The cache-key rule for every operation, when given; otherwise each operation's generated
+    /// schema decides (see ``CacheKeyConfiguration``), and ``CacheKeyConfiguration/default``
+    /// serves operations without one.
+    public let cacheKeys: CacheKeyConfiguration?
     public let cache: any NormalizedCache
     /// How many released query roots stay retained, most recent first (Relay's release buffer).
     public let releaseBufferSize: Int
@@ -17,15 +20,18 @@ public final class Store: Sendable {
     private let redactionSalt: (UInt64, UInt64)
 
     let state: Locked<StoreState>
-    /// Whether publishes are written through to `cache` (not for the in-memory default).
+    /// Whether commits are written to `cache` (not for the in-memory default).
     private let persists: Bool
+    let writer: PersistenceWriter
+    let notifications = NotificationQueue()
     private let persistenceErrors: Locked<[any Error]>
 
     /// A store over `cache` (in memory by default). Records already in the cache are loaded; a
-    /// cache that cannot be read leaves the store empty and the error in ``persistenceErrors``.
+    /// cache that cannot be read leaves the store empty and the error in ``takePersistenceErrors()``.
+    /// `cacheKeys`, when given, replaces the rule each operation's generated schema gives.
     public init(
         cache: any NormalizedCache = InMemoryNormalizedCache(),
-        cacheKeys: CacheKeyConfiguration = .default,
+        cacheKeys: CacheKeyConfiguration? = nil,
         releaseBufferSize: Int = 10,
         queryCacheExpirationTime: Duration? = nil,
         sensitiveData: SensitiveData = .default
@@ -44,14 +50,26 @@ public final class Store: Sendable {
             source = try cache.loadRecords()
         } catch {
             loadError = error
+            storeLogger.error("The persistent cache could not be read; the store starts empty: \(error)")
         }
         if source[.rootID] == nil { source.set(Record(id: .rootID, typename: "__Root")) }
         state = Locked(StoreState(source: source))
-        persistenceErrors = Locked(loadError.map { [$0] } ?? [])
+        let errors = Locked<[any Error]>(loadError.map { [$0] } ?? [])
+        persistenceErrors = errors
+        writer = PersistenceWriter(cache: cache) { error in
+            storeLogger.error("A write to the persistent cache failed; memory has it, the cache does not: \(error)")
+            errors.withLock { $0.append(error) }
+        }
+    }
+
+    /// The cache-key rule for `descriptor`: the store's own, else the descriptor's schema's,
+    /// else ``CacheKeyConfiguration/default``.
+    public func cacheKeys(for descriptor: OperationDescriptor) -> CacheKeyConfiguration {
+        cacheKeys ?? descriptor.cacheKeys ?? .default
     }
 
     /// Errors the persistent cache reported (it is written after memory, so the store keeps
-    /// working). Reading clears them.
+    /// working). Each is also logged. Reading clears them.
     public func takePersistenceErrors() -> [any Error] {
         persistenceErrors.withLock { errors in
             defer { errors.removeAll() }
@@ -77,24 +95,37 @@ public final class Store: Sendable {
         state.withLock { $0.source }
     }
 
-    /// Whether the store can answer `descriptor` without the network.
+    /// Whether the store can answer `descriptor` without the network, as relay-runtime's
+    /// `check` answers: `.stale` when the whole store was invalidated after the operation was
+    /// last written (or it never was), or a record it reads was invalidated after that — before
+    /// looking at what is missing; then `.missing` when anything is; then `.stale` when its
+    /// fetch is older than ``queryCacheExpirationTime``; else `.available`.
     public func check(_ descriptor: OperationDescriptor) -> OperationAvailability {
+        load(descriptor).availability
+    }
+
+    /// Reads `descriptor` and tells its availability (as ``check(_:)``) from that one read:
+    /// what a cache policy needs to decide and answer.
+    public func load(_ descriptor: OperationDescriptor) -> CacheLoad {
         let descriptor = storageDescriptor(descriptor)
         let now = ContinuousClock.now
         return state.withLock { state in
-            let result = state.read(descriptor)
-            if result.isMissing { return .missing }
-            let root = state.roots[descriptor.rootKey]
-            let fetchEpoch = root?.fetchEpoch ?? 0
-            if let invalidated = state.storeInvalidatedAt, invalidated >= fetchEpoch { return .stale }
-            for id in result.seenIDs {
-                if let invalidated = state.invalidatedAt[id], invalidated >= fetchEpoch { return .stale }
-            }
-            if let expiration = queryCacheExpirationTime, let fetched = root?.fetchTime, now - fetched > expiration {
-                return .stale
-            }
-            return .available
+            let read = state.read(descriptor)
+            return CacheLoad(availability: availability(of: descriptor, read: read, in: state, now: now), read: read)
         }
+    }
+
+    private func availability(
+        of descriptor: OperationDescriptor, read: ReadResult, in state: StoreState, now: ContinuousClock.Instant
+    ) -> OperationAvailability {
+        let root = state.roots[descriptor.rootKey]
+        let lastWritten = root?.fetchTime == nil ? nil : root?.fetchEpoch
+        if let invalidated = state.storeInvalidatedAt, lastWritten.map({ $0 <= invalidated }) ?? true { return .stale }
+        let mostRecentInvalidation = read.seenIDs.lazy.compactMap { state.invalidatedAt[$0] }.max()
+        if let mostRecentInvalidation, lastWritten.map({ mostRecentInvalidation > $0 }) ?? true { return .stale }
+        if read.isMissing { return .missing }
+        if let expiration = queryCacheExpirationTime, let fetched = root?.fetchTime, now - fetched > expiration { return .stale }
+        return .available
     }
 
     /// `descriptor` as the store keys it: each sensitive variable's value replaced by a
@@ -120,9 +151,9 @@ public final class Store: Sendable {
 
     // MARK: Writing
 
-    /// The one publish path: applies record changes, persists them, and notifies the watchers of
-    /// changed records. `fetched` marks the operation whose server response this is (for ``check(_:)``).
-    /// Returns the IDs whose records changed.
+    /// Publishes record changes and invalidations through the one commit path. `fetched` marks
+    /// the operation whose server response this is (for ``check(_:)``). Returns the IDs whose
+    /// records changed.
     @discardableResult
     public func publish(_ changes: RecordSource, invalidating invalidations: Invalidations = .init(), fetched: OperationDescriptor? = nil)
         -> Set<DataID>
@@ -134,16 +165,20 @@ public final class Store: Sendable {
     /// (`@connection`, mutation directives) run on it, then `updater`. When the payload answers an
     /// optimistic update, pass it as `replacing`: in one step its layer goes, the payload is
     /// committed, the other optimistic updates are applied again in order, and watchers are told once.
+    /// The watcher of `silencing` (a watch publishing its own fetch) takes the new data without
+    /// being notified; every other watcher is notified as usual.
     @discardableResult
     public func publish(
         data: JSONObject, for descriptor: OperationDescriptor, errorPaths: [ResponsePath] = [], fetched: Bool = false,
-        updater: (@Sendable (RecordSourceProxy, JSONObject) -> Void)? = nil, replacing optimistic: OptimisticUpdate? = nil
+        updater: (@Sendable (RecordSourceProxy, JSONObject) -> Void)? = nil, replacing optimistic: OptimisticUpdate? = nil,
+        silencing subscription: StoreSubscription? = nil
     ) -> Set<DataID> {
-        let cacheKeys = self.cacheKeys
         let descriptor = storageDescriptor(descriptor)
-        return commit(fetched: fetched ? descriptor : nil, removing: optimistic) { lookup in
+        let cacheKeys = cacheKeys(for: descriptor)
+        return commit(fetched: fetched ? descriptor : nil, removing: optimistic, silencing: subscription?.id) { state in
             PayloadApplier.apply(
-                data: data, descriptor: descriptor, errorPaths: errorPaths, cacheKeys: cacheKeys, lookup: lookup, updater: updater)
+                data: data, descriptor: descriptor, errorPaths: errorPaths, cacheKeys: cacheKeys, lookup: state.baseLookup,
+                updater: updater)
         }
     }
 
@@ -152,8 +187,8 @@ public final class Store: Sendable {
     @discardableResult
     public func update<T>(_ body: (RecordSourceProxy) throws -> T) rethrows -> T {
         var result: T?
-        try commit { lookup in
-            let proxy = RecordSourceProxy(base: lookup, cacheKeys: self.cacheKeys)
+        try commit { state in
+            let proxy = RecordSourceProxy(base: state.baseLookup, cacheKeys: self.cacheKeys ?? .default)
             result = try body(proxy)
             return StoreChanges(records: proxy.changes, invalidations: proxy.invalidations)
         }
@@ -162,12 +197,13 @@ public final class Store: Sendable {
 
     /// Applies an optimistic update on top of the store: the optimistic response (normalized,
     /// with its directive handlers) and then `updater`. It stays, applied again over every later
-    /// server write, until it is replaced by its server payload or reverted.
+    /// server write, until it is replaced by its server payload or reverted. Optimistic data is
+    /// never written to the persistent cache.
     public func applyOptimisticUpdate(
         data: JSONObject?, for descriptor: OperationDescriptor, updater: (@Sendable (RecordSourceProxy, JSONObject) -> Void)? = nil
     ) -> OptimisticUpdate {
-        let cacheKeys = self.cacheKeys
         let descriptor = storageDescriptor(descriptor)
+        let cacheKeys = cacheKeys(for: descriptor)
         let recipe: @Sendable (@escaping Reader.Lookup) -> StoreChanges = { lookup in
             PayloadApplier.apply(
                 data: data ?? [:], descriptor: descriptor, errorPaths: [], cacheKeys: cacheKeys, lookup: lookup,
@@ -180,42 +216,67 @@ public final class Store: Sendable {
             state.addLayer(OptimisticLayer(id: id, recipe: recipe, changes: changes))
             var rootFields = Set<String>()
             if let root = changes.records[.rootID] { rootFields.formUnion(root.fields.keys) }
-            state.notifyWatchers(of: Set(changes.records.ids), changedRootFields: rootFields)
+            notifications.enqueue(state.notifyWatchers(of: Set(changes.records.ids), changedRootFields: rootFields))
             return id
         }
+        notifications.drain()
         return OptimisticUpdate(id: id)
     }
 
     /// Removes an optimistic update; the others are applied again in order.
     public func revertOptimisticUpdate(_ update: OptimisticUpdate) {
-        state.withLock { state in
-            guard let removed = state.removeLayer(update.id) else { return }
+        let collect = state.withLock { state -> Bool in
+            guard let removed = state.removeLayer(update.id) else { return false }
             let touched = state.rebaseOverlay(changedBase: [], removed: removed)
-            state.notifyWatchers(of: touched.ids, changedRootFields: touched.rootFields)
+            notifications.enqueue(state.notifyWatchers(of: touched.ids, changedRootFields: touched.rootFields))
+            return state.layers.isEmpty && state.garbageCollectionPending
         }
+        notifications.drain()
+        if collect { collectGarbage() }
     }
 
     /// How many optimistic updates are applied.
     public var optimisticUpdateCount: Int { state.withLock { $0.layers.count } }
 
-    /// The single write path: computes the changes against the base records (the optimistic
-    /// overlay dropped), applies and persists them, rebases the optimistic updates, and
-    /// notifies each affected watcher once.
+    /// The single write path, for server payloads, updaters, direct writes, invalidation,
+    /// `clear()` and garbage collection: computes the changes against the base records (the
+    /// optimistic overlay dropped), applies them, rebases the optimistic updates, and queues the
+    /// cache write and the watchers' notifications while the lock is held, so both go out in
+    /// commit order; then writes and notifies with the lock released.
     @discardableResult
     func commit(
-        fetched: OperationDescriptor? = nil, removing optimistic: OptimisticUpdate? = nil,
-        _ compute: (@escaping Reader.Lookup) throws -> StoreChanges
+        fetched: OperationDescriptor? = nil, removing optimistic: OptimisticUpdate? = nil, silencing: Int? = nil,
+        _ compute: (inout StoreState) throws -> StoreChanges
     ) rethrows -> Set<DataID> {
         let now = ContinuousClock.now
-        let (changed, toPersist): (Set<DataID>, [DataID: RecordState?]) = try state.withLock { state in
+        let (changed, collect) = try state.withLock { state -> (Set<DataID>, Bool) in
             state.epoch += 1
             let removedLayer = optimistic.flatMap { state.removeLayer($0.id) }
-            var changes = try compute(state.baseLookup)
+            var changes = try compute(&state)
+            var changed = Set<DataID>()
+            // `nil`: every root field (the root record was replaced).
+            var rootFields: Set<String>? = []
+            if changes.clearsAll {
+                changed = Set(state.source.ids)
+                state.source = RecordSource(records: [Record(id: .rootID, typename: "__Root")])
+                state.roots.removeAll()
+                state.releaseBuffer.removeAll()
+                state.invalidatedAt.removeAll()
+                state.storeInvalidatedAt = nil
+                rootFields = nil
+                if persists { writer.enqueue(.clear) }
+            }
+            for id in changes.evictions where state.source.state(of: id) != nil {
+                state.source.remove(id)
+                state.invalidatedAt[id] = nil
+                changed.insert(id)
+            }
             // Handed over, not shared, so that a large change set's table can be taken over as it is.
             let records = changes.records
             changes.records = RecordSource()
-            var rootFields = Set<String>()
-            var changed = state.source.apply(records, changedRootFields: &rootFields)
+            var changedRootFields = Set<String>()
+            changed.formUnion(state.source.apply(records, changedRootFields: &changedRootFields))
+            rootFields?.formUnion(changedRootFields)
             if changes.invalidations.store { state.storeInvalidatedAt = state.epoch }
             for id in changes.invalidations.records {
                 state.invalidatedAt[id] = state.epoch
@@ -224,20 +285,25 @@ public final class Store: Sendable {
             if let fetched {
                 state.roots[fetched.rootKey, default: RootState(descriptor: fetched)].fetched(epoch: state.epoch, at: now)
             }
-            var toPersist: [DataID: RecordState?] = [:]
-            if persists {
-                toPersist.reserveCapacity(changed.count)
-                for id in changed { toPersist[id] = state.source.state(of: id) }
+            if persists && !changed.isEmpty {
+                var write: [DataID: RecordState?] = [:]
+                write.reserveCapacity(changed.count)
+                for id in changed { write[id] = state.source.state(of: id) }
+                writer.enqueue(.records(write))
             }
             if state.layers.isEmpty && removedLayer == nil {
-                state.notifyWatchers(of: changed, changedRootFields: rootFields)
+                notifications.enqueue(state.notifyWatchers(of: changed, changedRootFields: rootFields, silencing: silencing))
             } else {
                 let touched = state.rebaseOverlay(changedBase: changed, removed: removedLayer)
-                state.notifyWatchers(of: changed.union(touched.ids), changedRootFields: rootFields.union(touched.rootFields))
+                notifications.enqueue(
+                    state.notifyWatchers(
+                        of: changed.union(touched.ids), changedRootFields: rootFields?.union(touched.rootFields), silencing: silencing))
             }
-            return (changed, toPersist)
+            return (changed, removedLayer != nil && state.layers.isEmpty && state.garbageCollectionPending)
         }
-        persist(toPersist)
+        if persists { writer.drain() }
+        notifications.drain()
+        if collect { collectGarbage() }
         return changed
     }
 
@@ -251,45 +317,28 @@ public final class Store: Sendable {
         publish(RecordSource(), invalidating: Invalidations(store: true))
     }
 
-    /// Removes every record, in memory and in the cache. Watchers see their data go missing.
+    /// Removes every record, retained root and invalidation mark, in memory and in the cache,
+    /// through the one commit path: pending optimistic updates are applied again over the empty
+    /// store, and watchers see their data go missing.
     public func clear() {
-        state.withLock { state in
-            let ids = Set(state.source.ids)
-            state.source = RecordSource(records: [Record(id: .rootID, typename: "__Root")])
-            state.roots.removeAll()
-            state.releaseBuffer.removeAll()
-            state.notifyWatchers(of: ids, changedRootFields: nil)
-        }
-        do {
-            try cache.clear()
-        } catch {
-            persistenceErrors.withLock { $0.append(error) }
-        }
-    }
-
-    func persist(_ changes: [DataID: RecordState?]) {
-        guard !changes.isEmpty else { return }
-        do {
-            try cache.write(changes)
-        } catch {
-            persistenceErrors.withLock { $0.append(error) }
-        }
+        commit { _ in StoreChanges(records: RecordSource(), clearsAll: true) }
     }
 
     // MARK: Watching
 
     /// Calls `onChange` with a new read each time a record that the last read saw changes and
-    /// the data it reads is different. `onChange` runs while the store publishes: it must only
-    /// hand the result on (yield it to a stream), not call back into the store.
-    /// Returns the initial read and the subscription; cancel it to stop.
+    /// the data it reads is different. `onChange` is called after the store's lock is released,
+    /// in commit order (it may read and write the store). Returns the initial read and the
+    /// subscription; cancel it to stop.
     public func subscribe(
         _ descriptor: OperationDescriptor, onChange: @escaping @Sendable (ReadResult) -> Void
     ) -> (initial: ReadResult, subscription: StoreSubscription) {
         let descriptor = storageDescriptor(descriptor)
+        let cancelled = OnceFlag()
         return state.withLock { state in
             let initial = state.read(descriptor)
-            let id = state.addWatcher(Watcher(descriptor: descriptor, last: initial, onChange: onChange))
-            return (initial, StoreSubscription(store: self, id: id))
+            let id = state.addWatcher(Watcher(descriptor: descriptor, last: initial, cancelled: cancelled, onChange: onChange))
+            return (initial, StoreSubscription(store: self, id: id, cancelled: cancelled))
         }
     }
 
@@ -306,26 +355,16 @@ public struct OptimisticUpdate: Sendable, Hashable {
     let id: Int
 }
 
-/// Invalidations carried by a publish.
-public struct Invalidations: Sendable, Hashable {
-    public var store: Bool
-    public var records: Set<DataID>
-
-    public init(store: Bool = false, records: Set<DataID> = []) {
-        self.store = store
-        self.records = records
-    }
-}
-
 /// A watcher's registration; cancel it to stop being notified.
 public final class StoreSubscription: Sendable {
     private weak let store: Store?
-    private let id: Int
-    private let cancelled = OnceFlag()
+    let id: Int
+    private let cancelled: OnceFlag
 
-    init(store: Store, id: Int) {
+    init(store: Store, id: Int, cancelled: OnceFlag) {
         self.store = store
         self.id = id
+        self.cancelled = cancelled
     }
 
     public func cancel() {
@@ -333,4 +372,24 @@ public final class StoreSubscription: Sendable {
     }
 
     deinit { cancel() }
+}
+
+extension Store {
+    /// Reads `data` as the store would after publishing it for `descriptor` into an empty store
+    /// (directive handlers and `@connection` included, record IDs filled in for `__id`), without
+    /// touching this store: the store's shape for a response that is not written to it.
+    public func readDetached(data: JSONObject, for descriptor: OperationDescriptor, errorPaths: [ResponsePath] = []) -> ReadResult {
+        let descriptor = storageDescriptor(descriptor)
+        var base = RecordSource()
+        base.set(Record(id: .rootID, typename: "__Root"))
+        let empty = base
+        let changes = PayloadApplier.apply(
+            data: data, descriptor: descriptor, errorPaths: errorPaths, cacheKeys: cacheKeys(for: descriptor),
+            lookup: { empty.state(of: $0) }, updater: nil)
+        base.apply(changes.records)
+        let source = base
+        return Reader.read(
+            selections: descriptor.selections, rootID: descriptor.rootID, rootType: descriptor.rootType,
+            variables: descriptor.variables, source: source)
+    }
 }

@@ -4,6 +4,8 @@ import BatonAPI
 struct Watcher {
     let descriptor: OperationDescriptor
     var last: ReadResult
+    /// Set when the subscription is cancelled: pending notifications are then dropped.
+    let cancelled: OnceFlag
     let onChange: @Sendable (ReadResult) -> Void
 }
 
@@ -59,6 +61,9 @@ struct StoreState {
     var roots: [String: RootState] = [:]
     /// Released roots still kept, oldest first.
     var releaseBuffer: [String] = []
+    /// A collection was asked for while optimistic updates were applied: it runs once the last
+    /// one is gone (Relay holds garbage collection while optimistic updates are applied).
+    var garbageCollectionPending = false
 
     init(source: RecordSource) {
         self.source = source
@@ -82,6 +87,13 @@ struct StoreState {
         Reader.read(
             selections: descriptor.selections, rootID: descriptor.rootID, rootType: descriptor.rootType,
             variables: descriptor.variables, lookup: lookup)
+    }
+
+    /// Reads the base records alone, without the optimistic overlay.
+    func readBase(_ descriptor: OperationDescriptor) -> ReadResult {
+        Reader.read(
+            selections: descriptor.selections, rootID: descriptor.rootID, rootType: descriptor.rootType,
+            variables: descriptor.variables, lookup: baseLookup)
     }
 
     mutating func addLayer(_ layer: OptimisticLayer) {
@@ -195,9 +207,13 @@ struct StoreState {
     }
 
     /// Re-reads the watchers that saw any of `changed` records or `changedRootFields` (all
-    /// watchers of the root when `nil`) and calls those whose data changed.
-    mutating func notifyWatchers(of changed: Set<DataID>, changedRootFields: Set<String>?) {
-        if watchers.isEmpty { return }
+    /// watchers of the root when `nil`) and returns the notifications of those whose data
+    /// changed, for the store to deliver once its lock is released. The watcher `silencing`
+    /// (the one whose own fetch this commit publishes) takes the new read without a notification.
+    mutating func notifyWatchers(
+        of changed: Set<DataID>, changedRootFields: Set<String>?, silencing: Int? = nil
+    ) -> [WatcherNotification] {
+        if watchers.isEmpty { return [] }
         var affected = Set<Int>()
         for id in changed where id != .rootID {
             if let ids = watchersByRecord[id] { affected.formUnion(ids) }
@@ -209,6 +225,7 @@ struct StoreState {
         } else {
             affected.formUnion(watchers.keys)
         }
+        var notifications: [WatcherNotification] = []
         for id in affected.sorted() {
             guard var watcher = watchers[id] else { continue }
             let result = read(watcher.descriptor)
@@ -219,7 +236,10 @@ struct StoreState {
             let differs = result.data != watcher.last.data || result.isMissing != watcher.last.isMissing
             watcher.last = result
             watchers[id] = watcher
-            if differs { watcher.onChange(result) }
+            if differs && id != silencing {
+                notifications.append(WatcherNotification(subscription: watcher.cancelled, result: result, onChange: watcher.onChange))
+            }
         }
+        return notifications
     }
 }

@@ -39,7 +39,7 @@ struct CachePolicyTests {
             // Relay's store-or-network is the same policy.
             #expect(try await client.fetch(query: hero, cachePolicy: .storeOrNetwork).source == .cache)
             // Invalidation makes the next check refetch.
-            client.store.invalidateRecord("1000")
+            client.store.invalidateRecord("Human:1000")
             #expect(try await client.fetch(query: hero).source == .server)
             #expect(counter.count == 2)
         }

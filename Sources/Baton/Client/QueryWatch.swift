@@ -1,0 +1,181 @@
+import BatonAPI
+import BatonStore
+
+extension BatonClient {
+    /// Fetches a query as `cachePolicy` says, then emits again each time the store changes what
+    /// it reads (a mutation, another query, a cache write). Its records are retained while the
+    /// sequence is consumed.
+    ///
+    /// - Every emission has the store's shape (`__id` and `@connection` fields as the store reads
+    ///   them): the server's answer to the watch's own fetch is emitted once, with source
+    ///   `.server`; changes that anything else publishes, even while that fetch is under way,
+    ///   are emitted with source `.cache`.
+    /// - `.returnCacheDataDontFetch` on a cold store stays open and emits once the data arrives
+    ///   from anywhere else.
+    /// - When a change leaves the query unreadable (a record it needs is gone or incomplete), the
+    ///   watch fetches it again with `.fetchIgnoringCacheData` (Apollo's
+    ///   `refetchOnFailedUpdates`), unless the policy is `.returnCacheDataDontFetch` or
+    ///   `refetchOnFailedUpdates` is false; then it emits a result without `data` whose error
+    ///   says the store can no longer read the query, so "nothing changed" (no emission) and
+    ///   "can no longer be read" are told apart.
+    /// - A slow consumer gets the newest result: older ones waiting in the buffer are dropped.
+    /// - A failed fetch ends the sequence with the error.
+    public func watch<Query: GraphQLQuery>(
+        query: Query, cachePolicy: CachePolicy = .default, refetchOnFailedUpdates: Bool = true
+    ) -> AsyncThrowingStream<GraphQLResult<Query.Data>, any Error> {
+        let (stream, continuation) = AsyncThrowingStream.makeStream(
+            of: GraphQLResult<Query.Data>.self, throwing: (any Error).self, bufferingPolicy: .bufferingNewest(1))
+        let watch = QueryWatch(
+            client: self, query: query, cachePolicy: cachePolicy, refetchOnFailedUpdates: refetchOnFailedUpdates,
+            continuation: continuation)
+        watch.start()
+        continuation.onTermination = { _ in watch.stop() }
+        return stream
+    }
+}
+
+/// The error of a watch's result when the store can no longer read its query whole.
+public let storeCannotReadQueryErrorCode = "BATON_STORE_CANNOT_READ_QUERY"
+
+/// One `watch`: its store subscription, retention, and fetches.
+final class QueryWatch<Query: GraphQLQuery>: Sendable {
+    private struct State {
+        var subscription: StoreSubscription?
+        var token: RetainToken?
+        var fetch: Task<Void, Never>?
+        var refetching = false
+        var hasEmittedData = false
+        var stopped = false
+        /// While the watch publishes its own fetch, changes others publish are held here (the
+        /// newest only) and emitted after the server's result, so they are not overtaken by it.
+        var publishingOwnFetch = false
+        var held: GraphQLResult<Query.Data>?
+    }
+
+    private let client: BatonClient
+    private let query: Query
+    private let descriptor: OperationDescriptor
+    private let cachePolicy: CachePolicy
+    private let refetchOnFailedUpdates: Bool
+    private let continuation: AsyncThrowingStream<GraphQLResult<Query.Data>, any Error>.Continuation
+    private let state = Locked(State())
+
+    init(
+        client: BatonClient, query: Query, cachePolicy: CachePolicy, refetchOnFailedUpdates: Bool,
+        continuation: AsyncThrowingStream<GraphQLResult<Query.Data>, any Error>.Continuation
+    ) {
+        self.client = client
+        self.query = query
+        self.descriptor = OperationDescriptor(operation: query)
+        self.cachePolicy = cachePolicy
+        self.refetchOnFailedUpdates = refetchOnFailedUpdates
+        self.continuation = continuation
+    }
+
+    func start() {
+        let token = client.store.retain(descriptor)
+        let (_, subscription) = client.store.subscribe(descriptor) { [weak self] read in self?.storeChanged(read) }
+        state.withLock { state in
+            state.subscription = subscription
+            state.token = token
+        }
+        // The first answer: one read decides (the same rule as `fetch`).
+        let cached = client.cacheAnswer(for: query)
+        let plan = CachePolicyPlan(cachePolicy, hasData: cached.result != nil, isFresh: cached.isFresh)
+        if plan.answersFromCache, let result = cached.result { emit(result) }
+        if plan.fetches { fetch(writesToStore: plan.writesToStore, endsOnError: true) }
+    }
+
+    func stop() {
+        let (subscription, token, fetch) = state.withLock { state in
+            state.stopped = true
+            defer {
+                state.subscription = nil
+                state.token = nil
+                state.fetch = nil
+            }
+            return (state.subscription, state.token, state.fetch)
+        }
+        fetch?.cancel()
+        subscription?.cancel()
+        token?.release()
+    }
+
+    private func emit(_ result: GraphQLResult<Query.Data>) {
+        if result.data != nil { state.withLock { $0.hasEmittedData = true } }
+        continuation.yield(result)
+    }
+
+    /// A change published by anything but this watch's own fetch.
+    private func storeChanged(_ read: ReadResult) {
+        if !read.isMissing, let object = read.data,
+            let data = try? Query.Data(jsonObject: object, variables: query.variablesJSON)
+        {
+            let result = GraphQLResult(data: data, errors: nil, extensions: nil, source: .cache)
+            let held = state.withLock { state -> Bool in
+                guard state.publishingOwnFetch else { return false }
+                state.held = result
+                return true
+            }
+            if !held { emit(result) }
+            return
+        }
+        if refetchOnFailedUpdates && cachePolicy != .returnCacheDataDontFetch {
+            let start = state.withLock { state -> Bool in
+                guard !state.refetching, !state.stopped else { return false }
+                state.refetching = true
+                return true
+            }
+            if start { fetch(writesToStore: true, endsOnError: false) }
+            return
+        }
+        guard state.withLock({ $0.hasEmittedData }) else { return }  // never readable yet: still waiting
+        let error = GraphQLError(
+            message: "\(Query.operationName): the store can no longer read this query whole",
+            extensions: ["code": .string(storeCannotReadQueryErrorCode)])
+        continuation.yield(GraphQLResult(data: nil, errors: [error], extensions: nil, source: .cache))
+    }
+
+    /// Fetches from the server; the response is published without notifying this watch and
+    /// emitted once as the server's result. The first fetch's failure ends the watch; a refetch's
+    /// is logged and the watch goes on.
+    private func fetch(writesToStore: Bool, endsOnError: Bool) {
+        let task = Task { [client, query] in
+            defer { state.withLock { $0.refetching = false } }
+            do {
+                let response = try await client.networkTransport.send(operation: query)
+                let result = try response.result(for: query, source: .server)
+                try Task.checkCancellation()
+                if writesToStore {
+                    let subscription = state.withLock { state in
+                        state.publishingOwnFetch = true
+                        return state.subscription
+                    }
+                    client.publish(response, for: query, fetched: true, silencing: subscription)
+                    emit(client.readBackIfNeeded(result, for: query, response: response))
+                    let held = state.withLock { state in
+                        state.publishingOwnFetch = false
+                        defer { state.held = nil }
+                        return state.held
+                    }
+                    if let held { emit(held) }
+                } else {
+                    emit(client.readBackIfNeeded(result, for: query, response: response, published: false))
+                }
+            } catch is CancellationError {
+                return
+            } catch {
+                if endsOnError {
+                    continuation.finish(throwing: error)
+                } else {
+                    client.logger.error("\(Query.operationName): the watch's refetch failed: \(error)")
+                }
+            }
+        }
+        let cancelNow = state.withLock { state -> Bool in
+            state.fetch = task
+            return state.stopped
+        }
+        if cancelNow { task.cancel() }
+    }
+}

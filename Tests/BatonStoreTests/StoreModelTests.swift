@@ -1,0 +1,358 @@
+import BatonAPI
+import BatonSQLite
+import BatonStore
+import Foundation
+import Testing
+
+/// Random sequences of store operations run against the real store and against a deliberately
+/// naive reference model; after every step both must read the same for every query, and
+/// `check` must agree. The model recomputes the optimistic view from scratch (base plus every
+/// pending update in order), finds reachable records from scratch, and keeps retention in plain
+/// arrays: none of the store's indexes, rebasing or buffers. It shares only the normalizer and
+/// the reader, which are pure functions tested on their own.
+@Suite("Store against a naive model")
+struct StoreModelTests {
+    @Test(arguments: [1, 2, 3])
+    func inMemoryStoreMatchesTheModel(seed: UInt64) throws {
+        try run(seed: seed, steps: 3_500, sqlite: nil)
+    }
+
+    @Test(arguments: [11, 12])
+    func sqliteStoreMatchesTheModelAcrossReopens(seed: UInt64) async throws {
+        try await withTemporaryFolder { folder in
+            try run(seed: seed, steps: 1_000, sqlite: folder.appendingPathComponent("model.sqlite"))
+        }
+    }
+
+    func run(seed: UInt64, steps: Int, sqlite: URL?) throws {
+        var random = SeededGenerator(seed: seed)
+        func openStore() throws -> Store {
+            let cache: any NormalizedCache = try sqlite.map { try SQLiteNormalizedCache(fileURL: $0) } ?? InMemoryNormalizedCache()
+            return Store(cache: cache, releaseBufferSize: ModelStore.releaseBufferSize)
+        }
+        var store = try openStore()
+        var model = ModelStore()
+        var tokens: [(query: Int, token: RetainToken)] = []
+        var layers: [(update: OptimisticUpdate, modelID: Int)] = []
+        var log: [String] = []
+
+        for step in 0..<steps {
+            let action = random.next(upperBound: sqlite == nil ? 100 : 104)
+            switch action {
+            case 0..<30:  // a server payload
+                let query = random.next(upperBound: ModelQueries.all.count)
+                let data = ModelQueries.payload(for: query, using: &random)
+                log.append("publish q\(query) \(JSONValue.object(data).serializedString())")
+                store.publish(data: data, for: ModelQueries.all[query], fetched: true)
+                model.publish(data, query: query)
+            case 30..<42:  // an optimistic update
+                let query = random.next(upperBound: ModelQueries.all.count)
+                let data = ModelQueries.payload(for: query, using: &random)
+                log.append("optimistic q\(query) \(JSONValue.object(data).serializedString())")
+                let update = store.applyOptimisticUpdate(data: data, for: ModelQueries.all[query])
+                layers.append((update, model.applyOptimistic(data, query: query)))
+            case 42..<50 where !layers.isEmpty:  // the server answers an optimistic update
+                let index = random.next(upperBound: layers.count)
+                let (update, modelID) = layers.remove(at: index)
+                let query = model.layerQuery(modelID)
+                let data = ModelQueries.payload(for: query, using: &random)
+                log.append("commit layer \(modelID) q\(query) \(JSONValue.object(data).serializedString())")
+                store.publish(data: data, for: ModelQueries.all[query], replacing: update)
+                model.commitOptimistic(modelID, with: data)
+            case 50..<56 where !layers.isEmpty:  // an optimistic update is reverted
+                let index = random.next(upperBound: layers.count)
+                let (update, modelID) = layers.remove(at: index)
+                log.append("revert layer \(modelID)")
+                store.revertOptimisticUpdate(update)
+                model.revertOptimistic(modelID)
+            case 56..<62:
+                let id = ModelQueries.someRecordID(using: &random)
+                log.append("invalidate \(id)")
+                store.invalidateRecord(id)
+                model.invalidate(record: id)
+            case 62..<64:
+                log.append("invalidate store")
+                store.invalidateStore()
+                model.invalidateStore()
+            case 64..<76:
+                let query = random.next(upperBound: ModelQueries.all.count)
+                log.append("retain q\(query)")
+                tokens.append((query, store.retain(ModelQueries.all[query])))
+                model.retain(query)
+            case 76..<90 where !tokens.isEmpty:
+                let (query, token) = tokens.remove(at: random.next(upperBound: tokens.count))
+                log.append("release q\(query)")
+                token.release()
+                model.release(query)
+            case 90..<97:
+                log.append("collect garbage")
+                store.collectGarbage()
+                model.collectGarbage()
+            case 97..<100:
+                log.append("clear")
+                store.clear()
+                model.clear()
+            case 100..<104:
+                // Restart: a new store over the same file. What only memory held goes: optimistic
+                // updates, retention, fetch times and invalidation marks.
+                log.append("reopen")
+                tokens.removeAll()
+                layers.removeAll()
+                store = try openStore()
+                model.reopen()
+            default:
+                continue
+            }
+            try compare(store, model, step: step, seed: seed, log: log)
+        }
+    }
+
+    func compare(_ store: Store, _ model: ModelStore, step: Int, seed: UInt64, log: [String]) throws {
+        for (index, descriptor) in ModelQueries.all.enumerated() {
+            let real = store.read(descriptor)
+            let expected = model.read(query: index)
+            let readsAgree = real.isMissing == expected.isMissing && (real.isMissing || real.data == expected.data)
+            let realCheck = store.check(descriptor)
+            let expectedCheck = model.check(query: index)
+            if !readsAgree || realCheck != expectedCheck {
+                Issue.record(
+                    """
+                    seed \(seed), step \(step), query q\(index): store read \(real.isMissing ? "missing" : String(describing: real.data)), \
+                    check \(realCheck); model read \(expected.isMissing ? "missing" : String(describing: expected.data)), \
+                    check \(expectedCheck)
+                    last steps:
+                    \(log.suffix(12).joined(separator: "\n"))
+                    """)
+                throw ModelMismatch()
+            }
+        }
+    }
+
+    struct ModelMismatch: Error {}
+}
+
+/// The queries the random steps use, over a small schema: `Query { me: User, user(id:): User,
+/// users: [User] }`, `User { id, name, bestFriend: User }`.
+enum ModelQueries {
+    static let userIDs = ["1", "2", "3", "4"]
+    static let names = ["Ann", "Bo", "Cy", "Di", "Ed"]
+
+    static let userFields: [Selection] = [
+        .field("__typename", type: .nonNull(.scalar("String"))),
+        .field("id", type: .nonNull(.scalar("ID"))),
+        .field("name", type: .scalar("String")),
+    ]
+    static let me = OperationDescriptor(
+        name: "Me",
+        selections: [
+            .field(
+                "me", type: .object("User"),
+                selections: userFields + [.field("bestFriend", type: .object("User"), selections: userFields)])
+        ], variables: [:], rootType: "Query")
+    static func user(_ id: String) -> OperationDescriptor {
+        OperationDescriptor(
+            name: "User", selections: [.field("user", type: .object("User"), arguments: ["id": .variable("id")], selections: userFields)],
+            variables: ["id": .string(id)], rootType: "Query")
+    }
+    static let users = OperationDescriptor(
+        name: "Users", selections: [.field("users", type: .list(.object("User")), selections: userFields)], variables: [:],
+        rootType: "Query")
+    /// A fragment read on a record, like a live fragment.
+    static let userNameFragment = OperationDescriptor(
+        name: "UserName", selections: userFields, variables: [:], rootID: "User:1", rootType: "User")
+
+    static let all: [OperationDescriptor] = [me, user("1"), user("2"), users, userNameFragment]
+
+    static func someRecordID(using random: inout SeededGenerator) -> DataID {
+        DataID("User:" + userIDs[random.next(upperBound: userIDs.count)])
+    }
+
+    static func userObject(using random: inout SeededGenerator, id: String? = nil, friend: Bool = false) -> JSONValue {
+        var object: JSONObject = [
+            "__typename": "User", "id": .string(id ?? userIDs[random.next(upperBound: userIDs.count)]),
+            "name": random.next(upperBound: 6) == 0 ? .null : .string(names[random.next(upperBound: names.count)]),
+        ]
+        if friend {
+            object["bestFriend"] = random.next(upperBound: 3) == 0 ? .null : userObject(using: &random)
+        }
+        return .object(object)
+    }
+
+    static func payload(for query: Int, using random: inout SeededGenerator) -> JSONObject {
+        switch query {
+        case 0: return ["me": random.next(upperBound: 8) == 0 ? .null : userObject(using: &random, friend: true)]
+        case 1: return ["user": random.next(upperBound: 8) == 0 ? .null : userObject(using: &random, id: "1")]
+        case 2: return ["user": random.next(upperBound: 8) == 0 ? .null : userObject(using: &random, id: "2")]
+        case 3: return ["users": .list((0..<random.next(upperBound: 4)).map { _ in userObject(using: &random) })]
+        default: return Self.userObject(using: &random, id: "1").objectValue ?? [:]
+        }
+    }
+}
+
+/// The naive reference: base records, an ordered list of optimistic payloads, retention counts
+/// and a release buffer in arrays, epochs for invalidation. Everything is recomputed from
+/// scratch when asked.
+struct ModelStore {
+    static let releaseBufferSize = 2
+
+    struct Root {
+        var retainCount = 0
+        var fetchEpoch: Int?
+    }
+
+    var base = RecordSource(records: [Record(id: .rootID, typename: "__Root")])
+    var layers: [(id: Int, query: Int, data: JSONObject)] = []
+    var nextLayerID = 0
+    var roots: [Int: Root] = [:]
+    var releaseBuffer: [Int] = []
+    var epoch = 0
+    var storeInvalidatedAt: Int?
+    var invalidatedAt: [DataID: Int] = [:]
+    var collectionPending = false
+
+    func normalize(_ data: JSONObject, query: Int) -> RecordSource {
+        let descriptor = ModelQueries.all[query]
+        return ResponseNormalizer.normalize(
+            data, selections: descriptor.selections, rootID: descriptor.rootID, rootType: descriptor.rootType,
+            variables: descriptor.variables)
+    }
+
+    /// Base plus every pending optimistic payload, in order, recomputed from scratch.
+    var view: RecordSource {
+        var view = base
+        for layer in layers { view.apply(normalize(layer.data, query: layer.query)) }
+        return view
+    }
+
+    func read(query: Int, source: RecordSource? = nil) -> ReadResult {
+        let descriptor = ModelQueries.all[query]
+        return Reader.read(
+            selections: descriptor.selections, rootID: descriptor.rootID, rootType: descriptor.rootType,
+            variables: descriptor.variables, source: source ?? view)
+    }
+
+    func check(query: Int) -> OperationAvailability {
+        let lastWritten = roots[query]?.fetchEpoch
+        if let invalidated = storeInvalidatedAt, lastWritten.map({ $0 <= invalidated }) ?? true { return .stale }
+        let result = read(query: query)
+        if let latest = result.seenIDs.compactMap({ invalidatedAt[$0] }).max(), lastWritten.map({ latest > $0 }) ?? true {
+            return .stale
+        }
+        return result.isMissing ? .missing : .available
+    }
+
+    mutating func publish(_ data: JSONObject, query: Int) {
+        epoch += 1
+        base.apply(normalize(data, query: query))
+        roots[query, default: Root()].fetchEpoch = epoch
+    }
+
+    mutating func applyOptimistic(_ data: JSONObject, query: Int) -> Int {
+        defer { nextLayerID += 1 }
+        layers.append((nextLayerID, query, data))
+        return nextLayerID
+    }
+
+    func layerQuery(_ id: Int) -> Int { layers.first { $0.id == id }!.query }
+
+    /// The server's payload for a mutation is written to the base, not as a fetch of a query.
+    mutating func commitOptimistic(_ id: Int, with data: JSONObject) {
+        let query = layerQuery(id)
+        layers.removeAll { $0.id == id }
+        epoch += 1
+        base.apply(normalize(data, query: query))
+        runPendingCollection()
+    }
+
+    mutating func revertOptimistic(_ id: Int) {
+        layers.removeAll { $0.id == id }
+        runPendingCollection()
+    }
+
+    mutating func runPendingCollection() {
+        if layers.isEmpty && collectionPending { collectGarbage() }
+    }
+
+    mutating func invalidate(record id: DataID) {
+        epoch += 1
+        invalidatedAt[id] = epoch
+    }
+
+    mutating func invalidateStore() {
+        epoch += 1
+        storeInvalidatedAt = epoch
+    }
+
+    mutating func retain(_ query: Int) {
+        roots[query, default: Root()].retainCount += 1
+        releaseBuffer.removeAll { $0 == query }
+    }
+
+    mutating func release(_ query: Int) {
+        guard var root = roots[query] else { return }
+        root.retainCount = max(0, root.retainCount - 1)
+        roots[query] = root
+        guard root.retainCount == 0 else { return }
+        releaseBuffer.removeAll { $0 == query }
+        releaseBuffer.append(query)
+        if releaseBuffer.count > Self.releaseBufferSize {
+            let evicted = releaseBuffer.removeFirst()
+            if roots[evicted]?.retainCount == 0 { roots[evicted] = nil }
+            collectGarbage()
+        }
+    }
+
+    mutating func collectGarbage() {
+        epoch += 1
+        guard layers.isEmpty else {
+            collectionPending = true
+            return
+        }
+        collectionPending = false
+        var reachable: Set<DataID> = [.rootID]
+        for (query, root) in roots where root.retainCount > 0 || releaseBuffer.contains(query) {
+            reachable.formUnion(read(query: query, source: base).seenIDs)
+        }
+        for id in base.ids where !reachable.contains(id) {
+            base.remove(id)
+            invalidatedAt[id] = nil
+        }
+    }
+
+    mutating func clear() {
+        epoch += 1
+        base = RecordSource(records: [Record(id: .rootID, typename: "__Root")])
+        roots.removeAll()
+        releaseBuffer.removeAll()
+        invalidatedAt.removeAll()
+        storeInvalidatedAt = nil
+    }
+
+    mutating func reopen() {
+        layers.removeAll()
+        roots.removeAll()
+        releaseBuffer.removeAll()
+        invalidatedAt.removeAll()
+        storeInvalidatedAt = nil
+        collectionPending = false
+    }
+}
+
+/// SplitMix64: a small seeded generator, so every run of a seed takes the same steps.
+struct SeededGenerator: RandomNumberGenerator {
+    private var state: UInt64
+
+    init(seed: UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE5_E4B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+
+    mutating func next(upperBound: Int) -> Int {
+        Int(next() % UInt64(upperBound))
+    }
+}
