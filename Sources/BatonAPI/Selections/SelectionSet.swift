@@ -12,7 +12,7 @@ public protocol SelectionSet: Sendable, Hashable, SelectionSetValue {
     /// for data from anywhere else.
     init(_dataDict: DataDict)
     /// The schema the selections were generated for: the store takes its cache-key rule from
-    /// it. Generated root selection sets and fragments give it; `nil` elsewhere.
+    /// it. Every generated selection set gives it; `nil` for hand-written ones.
     static var __schema: SchemaMetadata? { get }
 }
 

@@ -126,9 +126,7 @@ struct SelectionSetRenderer {
             w.line("public init(_dataDict: DataDict) { __data = _dataDict }")
             w.line()
             w.line("public static let __parentType = \(typeCondition(scope.typeName))")
-            if scope.kind == .root || scope.kind == .fragment {
-                w.line("public static var __schema: SchemaMetadata? { \(schemaMetadataReference) }")
-            }
+            w.line("public static var __schema: SchemaMetadata? { \(schemaMetadataReference) }")
             if scope.kind == .merged {
                 let sources = scope.extraSources.map { "\($0.qualifiedName).__selections" }
                 w.line("public static let __selections: [Selection] = " + (sources.isEmpty ? "[]" : sources.joined(separator: " + ")))

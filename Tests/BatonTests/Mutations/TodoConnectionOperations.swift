@@ -1,4 +1,5 @@
 import BatonAPI
+import BatonExampleAPI
 import Crypto
 import Foundation
 
@@ -17,6 +18,7 @@ struct TestData<S: TestSelections>: RootSelectionSet {
     init(_dataDict: DataDict) { __data = _dataDict }
     static var __parentType: TypeCondition { S.parentType }
     static var __selections: [Selection] { S.selections }
+    static var __schema: SchemaMetadata? { BatonExampleAPI.schemaMetadata }
 }
 
 func sha256Hex(_ text: String) -> String {

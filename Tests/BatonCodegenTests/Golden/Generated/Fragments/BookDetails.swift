@@ -9,6 +9,7 @@ public struct BookDetails: Fragment {
     public init(_dataDict: DataDict) { __data = _dataDict }
 
     public static let __parentType = TypeCondition("Book")
+    public static var __schema: SchemaMetadata? { GoldenAPI.schemaMetadata }
     public static let __selections: [Selection] = [
         .field("__typename", type: .nonNull(.scalar("String"))),
         .field("id", type: .nonNull(.scalar("ID"))),
@@ -41,6 +42,7 @@ public struct BookDetails: Fragment {
         public init(_dataDict: DataDict) { __data = _dataDict }
 
         public static let __parentType = TypeCondition("Author")
+        public static var __schema: SchemaMetadata? { GoldenAPI.schemaMetadata }
         public static let __selections: [Selection] = [
             .field("__typename", type: .nonNull(.scalar("String"))),
             .field("name", type: .nonNull(.scalar("String"))),

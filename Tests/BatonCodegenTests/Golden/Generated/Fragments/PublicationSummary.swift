@@ -9,6 +9,7 @@ public struct PublicationSummary: Fragment {
     public init(_dataDict: DataDict) { __data = _dataDict }
 
     public static let __parentType = TypeCondition("Publication", possibleTypes: ["Book", "Magazine"])
+    public static var __schema: SchemaMetadata? { GoldenAPI.schemaMetadata }
     public static let __selections: [Selection] = [
         .field("__typename", type: .nonNull(.scalar("String"))),
         .field("title", type: .nonNull(.scalar("String"))),

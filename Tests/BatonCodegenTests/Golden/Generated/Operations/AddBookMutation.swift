@@ -23,6 +23,7 @@ public struct AddBookMutation: GraphQLMutation {
         public init(_dataDict: DataDict) { __data = _dataDict }
 
         public static let __parentType = TypeCondition("Mutation")
+        public static var __schema: SchemaMetadata? { GoldenAPI.schemaMetadata }
         public static let __selections: [Selection] = [
             .field("addBook", type: .object("AddBookPayload"), arguments: ["input": .variable("input")], selections: AddBook.__selections),
         ]
@@ -37,6 +38,7 @@ public struct AddBookMutation: GraphQLMutation {
             public init(_dataDict: DataDict) { __data = _dataDict }
 
             public static let __parentType = TypeCondition("AddBookPayload")
+            public static var __schema: SchemaMetadata? { GoldenAPI.schemaMetadata }
             public static let __selections: [Selection] = [
                 .field("__typename", type: .nonNull(.scalar("String"))),
                 .field("bookEdge", type: .object("BookEdge"), directives: [.appendEdge(connections: .variable("connections"))], selections: BookEdge.__selections),
@@ -52,6 +54,7 @@ public struct AddBookMutation: GraphQLMutation {
                 public init(_dataDict: DataDict) { __data = _dataDict }
 
                 public static let __parentType = TypeCondition("BookEdge")
+                public static var __schema: SchemaMetadata? { GoldenAPI.schemaMetadata }
                 public static let __selections: [Selection] = [
                     .field("__typename", type: .nonNull(.scalar("String"))),
                     .field("cursor", type: .nonNull(.scalar("Cursor")), scalar: GoldenAPI.Cursor.self),
@@ -69,6 +72,7 @@ public struct AddBookMutation: GraphQLMutation {
                     public init(_dataDict: DataDict) { __data = _dataDict }
 
                     public static let __parentType = TypeCondition("Book")
+                    public static var __schema: SchemaMetadata? { GoldenAPI.schemaMetadata }
                     public static let __selections: [Selection] = [
                         .field("__typename", type: .nonNull(.scalar("String"))),
                         .field("id", type: .nonNull(.scalar("ID"))),

@@ -27,6 +27,7 @@ public struct BooksQuery: GraphQLQuery {
         public init(_dataDict: DataDict) { __data = _dataDict }
 
         public static let __parentType = TypeCondition("Query")
+        public static var __schema: SchemaMetadata? { GoldenAPI.schemaMetadata }
         public static let __selections: [Selection] = [
             .field("books", type: .nonNull(.object("BookConnection")), arguments: ["first": .variable("first"), "after": .variable("after"), "filter": .variable("filter")], directives: [.connection(key: "Books_books", filters: nil)], selections: Book.__selections),
         ]
@@ -41,6 +42,7 @@ public struct BooksQuery: GraphQLQuery {
             public init(_dataDict: DataDict) { __data = _dataDict }
 
             public static let __parentType = TypeCondition("BookConnection")
+            public static var __schema: SchemaMetadata? { GoldenAPI.schemaMetadata }
             public static let __selections: [Selection] = [
                 .field("__typename", type: .nonNull(.scalar("String"))),
                 .field("edges", type: .nonNull(.list(.nonNull(.object("BookEdge")))), selections: Edge.__selections),
@@ -58,6 +60,7 @@ public struct BooksQuery: GraphQLQuery {
                 public init(_dataDict: DataDict) { __data = _dataDict }
 
                 public static let __parentType = TypeCondition("BookEdge")
+                public static var __schema: SchemaMetadata? { GoldenAPI.schemaMetadata }
                 public static let __selections: [Selection] = [
                     .field("__typename", type: .nonNull(.scalar("String"))),
                     .field("cursor", type: .nonNull(.scalar("Cursor")), scalar: GoldenAPI.Cursor.self),
@@ -75,6 +78,7 @@ public struct BooksQuery: GraphQLQuery {
                     public init(_dataDict: DataDict) { __data = _dataDict }
 
                     public static let __parentType = TypeCondition("Book")
+                    public static var __schema: SchemaMetadata? { GoldenAPI.schemaMetadata }
                     public static let __selections: [Selection] = [
                         .field("__typename", type: .nonNull(.scalar("String"))),
                         .fragment("BookDetails", on: BookDetails.__parentType, selections: BookDetails.__selections),
@@ -109,6 +113,7 @@ public struct BooksQuery: GraphQLQuery {
                 public init(_dataDict: DataDict) { __data = _dataDict }
 
                 public static let __parentType = TypeCondition("PageInfo")
+                public static var __schema: SchemaMetadata? { GoldenAPI.schemaMetadata }
                 public static let __selections: [Selection] = [
                     .field("__typename", type: .nonNull(.scalar("String"))),
                     .field("hasNextPage", type: .nonNull(.scalar("Boolean"))),

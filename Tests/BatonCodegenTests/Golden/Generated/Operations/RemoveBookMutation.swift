@@ -21,6 +21,7 @@ public struct RemoveBookMutation: GraphQLMutation {
         public init(_dataDict: DataDict) { __data = _dataDict }
 
         public static let __parentType = TypeCondition("Mutation")
+        public static var __schema: SchemaMetadata? { GoldenAPI.schemaMetadata }
         public static let __selections: [Selection] = [
             .field("removeBook", type: .object("RemoveBookPayload"), arguments: ["id": .variable("id")], selections: RemoveBook.__selections),
         ]
@@ -35,6 +36,7 @@ public struct RemoveBookMutation: GraphQLMutation {
             public init(_dataDict: DataDict) { __data = _dataDict }
 
             public static let __parentType = TypeCondition("RemoveBookPayload")
+            public static var __schema: SchemaMetadata? { GoldenAPI.schemaMetadata }
             public static let __selections: [Selection] = [
                 .field("__typename", type: .nonNull(.scalar("String"))),
                 .field("removedId", type: .nonNull(.scalar("ID")), directives: [.deleteRecord]),

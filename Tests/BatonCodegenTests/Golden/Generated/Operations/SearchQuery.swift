@@ -27,6 +27,7 @@ public struct SearchQuery: GraphQLQuery {
         public init(_dataDict: DataDict) { __data = _dataDict }
 
         public static let __parentType = TypeCondition("Query")
+        public static var __schema: SchemaMetadata? { GoldenAPI.schemaMetadata }
         public static let __selections: [Selection] = [
             .field("search", alias: "results", type: .nonNull(.list(.nonNull(.object("SearchResult")))), arguments: ["term": .variable("term")], selections: Result.__selections),
         ]
@@ -42,6 +43,7 @@ public struct SearchQuery: GraphQLQuery {
             public init(_dataDict: DataDict) { __data = _dataDict }
 
             public static let __parentType = TypeCondition("SearchResult", possibleTypes: ["Author", "Book", "Magazine"])
+            public static var __schema: SchemaMetadata? { GoldenAPI.schemaMetadata }
             public static let __selections: [Selection] = [
                 .field("__typename", type: .nonNull(.scalar("String"))),
                 .fragment("BookDetails", on: BookDetails.__parentType, selections: BookDetails.__selections),
@@ -73,6 +75,7 @@ public struct SearchQuery: GraphQLQuery {
                 public init(_dataDict: DataDict) { __data = _dataDict }
 
                 public static let __parentType = TypeCondition("Publication", possibleTypes: ["Book", "Magazine"])
+                public static var __schema: SchemaMetadata? { GoldenAPI.schemaMetadata }
                 public static let __selections: [Selection] = [
                     .fragment("PublicationSummary", on: PublicationSummary.__parentType, selections: PublicationSummary.__selections),
                 ]
@@ -100,6 +103,7 @@ public struct SearchQuery: GraphQLQuery {
                 public init(_dataDict: DataDict) { __data = _dataDict }
 
                 public static let __parentType = TypeCondition("Book")
+                public static var __schema: SchemaMetadata? { GoldenAPI.schemaMetadata }
                 public static let __selections: [Selection] = [
                     .fragment("BookDetails", on: BookDetails.__parentType, selections: BookDetails.__selections),
                     .field("tags", type: .nonNull(.list(.nonNull(.scalar("String")))), conditions: [.skip(if: "skipTags")]),
@@ -132,6 +136,7 @@ public struct SearchQuery: GraphQLQuery {
                 public init(_dataDict: DataDict) { __data = _dataDict }
 
                 public static let __parentType = TypeCondition("Magazine")
+                public static var __schema: SchemaMetadata? { GoldenAPI.schemaMetadata }
                 public static let __selections: [Selection] = [
                     .field("issue", type: .nonNull(.scalar("Int"))),
                     .field("issue", alias: "number", type: .nonNull(.scalar("Int"))),
@@ -162,6 +167,7 @@ public struct SearchQuery: GraphQLQuery {
                 public init(_dataDict: DataDict) { __data = _dataDict }
 
                 public static let __parentType = TypeCondition("Author")
+                public static var __schema: SchemaMetadata? { GoldenAPI.schemaMetadata }
                 public static let __selections: [Selection] = [
                     .field("name", type: .nonNull(.scalar("String"))),
                 ]

@@ -21,6 +21,7 @@ public struct ShelfQuery: GraphQLQuery {
         public init(_dataDict: DataDict) { __data = _dataDict }
 
         public static let __parentType = TypeCondition("Query")
+        public static var __schema: SchemaMetadata? { GoldenAPI.schemaMetadata }
         public static let __selections: [Selection] = [
             .field("shelf", type: .object("Shelf"), arguments: ["id": .variable("id")], selections: Shelf.__selections),
             .field("matrix", type: .nonNull(.list(.list(.nonNull(.scalar("Int")))))),
@@ -37,6 +38,7 @@ public struct ShelfQuery: GraphQLQuery {
             public init(_dataDict: DataDict) { __data = _dataDict }
 
             public static let __parentType = TypeCondition("Shelf")
+            public static var __schema: SchemaMetadata? { GoldenAPI.schemaMetadata }
             public static let __selections: [Selection] = [
                 .field("__typename", type: .nonNull(.scalar("String"))),
                 .field("__id", type: .nonNull(.scalar("ID"))),
@@ -58,6 +60,7 @@ public struct ShelfQuery: GraphQLQuery {
                 public init(_dataDict: DataDict) { __data = _dataDict }
 
                 public static let __parentType = TypeCondition("Book")
+                public static var __schema: SchemaMetadata? { GoldenAPI.schemaMetadata }
                 public static let __selections: [Selection] = [
                     .field("__typename", type: .nonNull(.scalar("String"))),
                     .field("title", type: .nonNull(.scalar("String"))),

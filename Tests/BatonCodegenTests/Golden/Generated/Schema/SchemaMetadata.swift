@@ -26,6 +26,7 @@ extension GoldenAPI {
         ],
         keyFields: [
             "Book": ["isbn"],
-        ]
+        ],
+        globalIDInterface: "Node"
     )
 }
