@@ -68,7 +68,7 @@ struct WebSocketUpgradeRequest: Sendable, Equatable {
         case (nil, .omitted):
             break
         }
-        for field in headerFields where field.name != .origin && field.name != .host {
+        for field in headerFields where field.name != .origin && field.name.canonicalName != "host" {
             headers.add(name: field.name.rawName, value: field.value)
         }
         self.headers = headers

@@ -27,6 +27,13 @@ import Testing
         #expect(HumanQuery(id: "1000", unit: .foot, withHeight: true, skipMass: false).variablesJSON["unit"] == "FOOT")
         let units: [GraphQLEnum<LengthUnit>] = [.meter, .foot]
         #expect(units.map(\.rawValue) == ["METER", "FOOT"])
+        // Comparing with a case reads the same as before the shorthands (no ambiguity).
+        let unit: GraphQLEnum<LengthUnit> = .foot
+        #expect(unit == .foot)
+        #expect(unit != .meter)
+        #expect(units.contains(.meter))
+        let optionalUnit: GraphQLEnum<LengthUnit>? = .meter
+        #expect(optionalUnit == .meter)
     }
 
     @Test func scalarsTakeLiteralsValuesAndOptionals() {

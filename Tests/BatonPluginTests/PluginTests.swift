@@ -7,14 +7,14 @@ import Testing
 /// most of the test; these check what was generated.
 @Suite struct PluginTests {
     @Test func aGQLDocumentIsGenerated() throws {
-        #expect(PluginAPI.TodayQuery.operationName == "Today")
-        let data = try PluginAPI.TodayQuery.Data(jsonObject: ["today": "2026-11-23"])
+        #expect(TodayQuery.operationName == "Today")
+        let data = try TodayQuery.Data(jsonObject: ["today": "2026-11-23"])
         #expect(data.today == PluginDate(year: 2026, month: 11, day: 23))
     }
 
     @Test func aSchemaNamedGraphQLIsNotADocument() {
         // It would have failed the build ("only operations and fragments may appear in documents").
-        #expect(PluginAPI.ShapesQuery(kind: .circle).variablesJSON == ["kind": "CIRCLE"])
+        #expect(ShapesQuery(kind: .circle).variablesJSON == ["kind": "CIRCLE"])
     }
 
     @Test func aMappedCustomScalarIsTheMappedType() {

@@ -42,7 +42,9 @@ extension GraphQLNullable {
 }
 
 /// A Swift optional as a nullable input: its value when there is one, else `rhs` (`.none` to
-/// leave the input out, `.null` to send null).
+/// leave the input out, `.null` to send null). Disfavored, so `optional ?? .null` keeps meaning
+/// what it meant wherever the other operand is not a `GraphQLNullable` (a `JSONValue`'s `.null`).
+@_disfavoredOverload
 public func ?? <T>(lhs: T?, rhs: GraphQLNullable<T>) -> GraphQLNullable<T> {
     if let lhs { return .some(lhs) }
     return rhs

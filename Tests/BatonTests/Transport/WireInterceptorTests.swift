@@ -7,7 +7,7 @@ import Testing
 
 /// An interceptor a user writes: it records each request it sees (with its document or not,
 /// and its persisted-query hash) and the status that came back, and stamps a header.
-private struct RecordingInterceptor: GraphQLInterceptor {
+private struct WireRecordingInterceptor: GraphQLInterceptor {
     struct Seen: Sendable, Equatable {
         let sendsDocument: Bool
         let hash: String?
@@ -39,8 +39,8 @@ struct WireInterceptorTests {
     /// alone and then the retry with the document, then (once the server knows it) the hash alone.
     @Test func aWireInterceptorSeesThePersistedQueryHashOnlyRequest() async throws {
         try await withExampleServer { server in
-            let user = RecordingInterceptor()
-            let wire = RecordingInterceptor()
+            let user = WireRecordingInterceptor()
+            let wire = WireRecordingInterceptor()
             let client = BatonClient(url: server.url, interceptors: [user], autoPersistQueries: true, wireInterceptors: [wire])
             let query = HeroNameQuery(episode: .empire)
             let id = HeroNameQuery.operationIdentifier
