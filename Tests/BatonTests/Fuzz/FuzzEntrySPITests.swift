@@ -27,11 +27,23 @@ struct FuzzEntrySPITests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let file = folder.appendingPathComponent("main.swift")
         try source.write(to: file, atomically: true, encoding: .utf8)
-        // The C targets (NIO's, CSQLite) are found through their module maps.
-        let moduleMaps = (try? FileManager.default.contentsOfDirectory(atPath: build.path))?
+        // The C targets (NIO's, swift-atomics') are found through their module maps: those SwiftPM
+        // wrote into the build folder, and those the dependencies ship in their `include` folders.
+        var moduleMaps = (try? FileManager.default.contentsOfDirectory(atPath: build.path))?
             .filter { $0.hasSuffix(".build") }
             .map { build.appendingPathComponent($0).appendingPathComponent("module.modulemap").path }
             .filter { FileManager.default.fileExists(atPath: $0) } ?? []
+        var scratch = build
+        for _ in 0..<3 where !FileManager.default.fileExists(atPath: scratch.appendingPathComponent("checkouts").path) {
+            scratch.deleteLastPathComponent()
+        }
+        let checkouts = scratch.appendingPathComponent("checkouts")
+        let shipped = FileManager.default.enumerator(atPath: checkouts.path)
+        while let relative = shipped?.nextObject() as? String {
+            if relative.hasSuffix("/include/module.modulemap") && relative.contains("/Sources/") {
+                moduleMaps.append(checkouts.appendingPathComponent(relative).path)
+            }
+        }
         let arguments =
             ["swiftc", "-typecheck", "-swift-version", "6", "-I", build.appendingPathComponent("Modules").path]
             + moduleMaps.flatMap { ["-Xcc", "-fmodule-map-file=\($0)"] } + [file.path]

@@ -51,9 +51,10 @@ struct WireInterceptorTests {
 
             #expect(user.seen.withLock { $0.map(\.sendsDocument) } == [true, true])
             #expect(user.seen.withLock { $0.map(\.hash) } == [nil, nil])
+            // The example server answers an unknown hash with 400, a request error: the wire end sees it.
             #expect(
                 wire.seen.withLock { $0 } == [
-                    .init(sendsDocument: false, hash: id, status: 200),
+                    .init(sendsDocument: false, hash: id, status: 400),
                     .init(sendsDocument: true, hash: id, status: 200),
                     .init(sendsDocument: false, hash: id, status: 200),
                 ])
