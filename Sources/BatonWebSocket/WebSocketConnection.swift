@@ -432,6 +432,8 @@ extension WebSocketTransportError {
         case .connectionRejected, .connectionPayloadFailed, .disconnected: true
         case .invalidMessage: true
         case .upgradeRefused(let status, _): Self.upgradeRefusalIsFatal(status: status)
+        // A URL that is not ws:// or wss:// with a host never gets better.
+        case .connectionFailed(let underlying): underlying is WebSocketUpgradeRequest.Failure
         default: false
         }
     }

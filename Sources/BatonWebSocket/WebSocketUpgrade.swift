@@ -17,7 +17,7 @@ import WSClient
 /// beside its own (two Origin headers get 400), and a refused upgrade loses its status. Baton
 /// therefore runs the handshake itself on swift-websocket's `ClientConnection`, then hands the
 /// upgraded channel to the same frame handler `WebSocketClient` uses.
-struct WebSocketUpgradeRequest: Sendable, Equatable {
+struct WebSocketUpgradeRequest: Sendable {
     /// The host to connect to (no brackets around an IPv6 address).
     let host: String
     let port: Int
@@ -73,9 +73,6 @@ struct WebSocketUpgradeRequest: Sendable, Equatable {
         }
         self.headers = headers
     }
-
-    /// The `Origin` header this request sends, if any.
-    var origin: String? { headers["Origin"].first }
 }
 
 /// A refused upgrade: the server answered the handshake with this status instead of 101.

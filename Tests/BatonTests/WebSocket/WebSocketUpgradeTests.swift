@@ -162,4 +162,19 @@ struct WebSocketUpgradeTests {
         #expect(results.elements.first?.data?.count == 7)
         results.cancel()
     }
+
+    /// A URL that is not ws:// or wss:// fails at once; retrying cannot fix it.
+    @Test func aURLThatIsNotAWebSocketURLFailsAtOnce() async throws {
+        let policy = ReconnectPolicy.exponentialBackoff(maxAttempts: 5, initialDelay: .seconds(2), maxDelay: .seconds(10))
+        let transport = WebSocketNetworkTransport(
+            url: URL(string: "ftp://127.0.0.1/graphql")!, configuration: WebSocketTransportConfiguration(reconnect: policy))
+        let clock = ContinuousClock()
+        let start = clock.now
+        let error = await Self.failure(of: transport)
+        #expect(clock.now - start < .seconds(2))
+        guard case .connectionFailed? = error as? WebSocketTransportError else {
+            Issue.record("expected a failed connection, got \(String(describing: error))")
+            return
+        }
+    }
 }
