@@ -31,7 +31,11 @@ let package = Package(
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
         .package(url: "https://github.com/apple/swift-nio", from: "2.101.2"),
         .package(url: "https://github.com/hummingbird-project/hummingbird-websocket", from: "2.8.1"),
-        .package(url: "https://github.com/hummingbird-project/swift-websocket", from: "1.6.2"),
+        // Up to the next minor: BatonWebSocket runs swift-websocket's frame handler through its
+        // `@_spi(WSInternal)` entry point (as hummingbird-websocket does), which a minor may change.
+        .package(url: "https://github.com/hummingbird-project/swift-websocket", .upToNextMinor(from: "1.6.2")),
+        // Already in the graph through swift-websocket; BatonWebSocket's own handshake uses it for wss.
+        .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.29.0"),
     ],
     targets: [
         // What generated code and users touch: JSON, operations, selection sets, results.
@@ -65,15 +69,20 @@ let package = Package(
             ]
         ),
         // Subscriptions (and any operation) over a WebSocket: graphql-transport-ws and the legacy
-        // graphql-ws protocol, on swift-websocket's client; the split transport.
+        // graphql-ws protocol, on swift-websocket's connection and frame handler with Baton's own
+        // upgrade request (Origin, refused upgrades); the split transport.
         .target(
             name: "BatonWebSocket",
             dependencies: [
                 "Baton",
                 "BatonAPI",
                 .product(name: "WSClient", package: "swift-websocket"),
+                .product(name: "WSCore", package: "swift-websocket"),
                 .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOPosix", package: "swift-nio"),
+                .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
             ]
@@ -147,6 +156,9 @@ let package = Package(
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "BatonAPITests", dependencies: ["BatonAPI", "BatonExampleAPI"]),
+        // The build plugin as a user's target meets it: a baton.json without "documents" and with
+        // "customScalars", a schema named schema.graphql, a .gql document.
+        .testTarget(name: "BatonPluginTests", dependencies: ["BatonAPI"], exclude: ["graphql"], plugins: ["BatonCodegenPlugin"]),
         // Client tests against the example server and the Python interop peer, whose operations
         // the build plugin generates from graphql/ (schema: Interop/schema.graphqls).
         .testTarget(

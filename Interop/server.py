@@ -496,10 +496,11 @@ class InteropGraphQL(GraphQL):
         return response
 
 
-def make_app(keep_alive_interval: float = 1.0, allowed_origins: list[str] | None = None) -> Starlette:
+def make_app(keep_alive_interval: float = 1.0) -> Starlette:
+    # strawberry as shipped: no `allowed_origins`, so a WebSocket handshake is accepted without
+    # an Origin or from the server's own origin, and refused (403) from any other.
     view = InteropGraphQL(
         schema,
-        allowed_origins=list(allowed_origins or ()),
         graphql_ide=None,
         multipart_uploads_enabled=True,
         keep_alive=keep_alive_interval > 0,  # legacy graphql-ws `ka` messages
@@ -537,12 +538,6 @@ def main() -> None:
         help="exit when stdin reaches end of file (give it a pipe: the server then dies with the "
         "process that started it)",
     )
-    parser.add_argument(
-        "--allow-origin",
-        action="append",
-        default=[],
-        help="a cross-origin WebSocket handshake origin to accept (strawberry refuses others with 403); repeatable",
-    )
     parser.add_argument("--print-schema", action="store_true", help="print the SDL and exit")
     parser.add_argument("--verbose", action="store_true", help="log resolver errors to stderr")
     args = parser.parse_args()
@@ -567,7 +562,7 @@ def main() -> None:
     port = sock.getsockname()[1]
 
     config = uvicorn.Config(
-        make_app(args.keep_alive_interval, args.allow_origin), log_level="warning", ws="websockets-sansio", lifespan="off", access_log=False
+        make_app(args.keep_alive_interval), log_level="warning", ws="websockets-sansio", lifespan="off", access_log=False
     )
     server = uvicorn.Server(config)
 

@@ -2,9 +2,13 @@ import Foundation
 import PackagePlugin
 
 /// Runs `baton generate` for a target that has a `graphql/baton.json` (which names the schema):
-/// the `.graphql` documents in `graphql/` and the `graphql("""…""")` literals in the target's
-/// Swift files become Swift compiled into the target. One Swift file per document plus
+/// the `.graphql` and `.gql` documents in `graphql/` and the `graphql("""…""")` literals in the
+/// target's Swift files become Swift compiled into the target. One Swift file per document plus
 /// `SchemaTypes.swift`, so the outputs are known before the generator runs.
+///
+/// The plugin gives the generator its documents itself, so `baton.json` needs no `"documents"`
+/// (one there is not used). A schema file inside `graphql/` is never taken for a document,
+/// whatever its extension: `schema.graphqls` is the usual name, `schema.graphql` works too.
 @main
 struct BatonCodegenPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
@@ -14,10 +18,22 @@ struct BatonCodegenPlugin: BuildToolPlugin {
             Diagnostics.warning("BatonCodegenPlugin: \(target.name) has no graphql/baton.json; nothing to generate")
             return []
         }
+        // The schema files the configuration names: inputs (editing them regenerates), never documents.
+        var schemas: [URL] = []
+        if let data = FileManager.default.contents(atPath: config.path),
+            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
+        {
+            let paths = (object["schema"] as? [String]) ?? [(object["schema"] as? String)].compactMap { $0 }
+            schemas = paths.map { path in
+                (path.hasPrefix("/") ? URL(fileURLWithPath: path) : directory.appendingPathComponent(path)).standardizedFileURL
+            }
+        }
+        let schemaPaths = Set(schemas.map(\.path))
         let documents = try FileManager.default.contentsOfDirectory(atPath: directory.path)
             .filter { $0.hasSuffix(".graphql") || $0.hasSuffix(".gql") }
             .sorted()
             .map { directory.appendingPathComponent($0) }
+            .filter { !schemaPaths.contains($0.standardizedFileURL.path) }
         // Swift files of the target with `graphql("…")` literals are documents too.
         let literalFiles = ((target as? SourceModuleTarget)?.sourceFiles(withSuffix: ".swift").map(\.url) ?? [])
             .filter { file in
@@ -25,13 +41,10 @@ struct BatonCodegenPlugin: BuildToolPlugin {
                 return text.range(of: #"(^|[^A-Za-z0-9_])graphql\( *""#, options: .regularExpression) != nil
             }
             .sorted { $0.path < $1.path }
-        var inputs = [config] + documents + literalFiles
-        // The schema files the configuration names are inputs too, so editing them regenerates.
-        if let data = FileManager.default.contents(atPath: config.path),
-            let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-        {
-            let schemas = (object["schema"] as? [String]) ?? [(object["schema"] as? String)].compactMap { $0 }
-            inputs += schemas.map { directory.appendingPathComponent($0).standardizedFileURL }
+        guard !documents.isEmpty || !literalFiles.isEmpty else {
+            Diagnostics.warning(
+                "BatonCodegenPlugin: \(target.name) has no .graphql or .gql documents in graphql/ and no graphql(\"\"\"…\"\"\") literals; nothing to generate")
+            return []
         }
         let output = context.pluginWorkDirectoryURL.appendingPathComponent("Generated")
         let outputs = (documents + literalFiles).map { output.appendingPathComponent($0.lastPathComponent + ".swift") }
@@ -40,11 +53,9 @@ struct BatonCodegenPlugin: BuildToolPlugin {
             .buildCommand(
                 displayName: "Generating GraphQL types for \(target.name)",
                 executable: try context.tool(named: "baton").url,
-                arguments: [
-                    "generate", "--config", config.path, "--output", output.path, "--layout", "per-document",
-                    "--documents", directory.path + "/*.graphql",
-                ] + literalFiles.flatMap { ["--documents", $0.path] },
-                inputFiles: inputs,
+                arguments: ["generate", "--config", config.path, "--output", output.path, "--layout", "per-document"]
+                    + (documents + literalFiles).flatMap { ["--documents", $0.path] },
+                inputFiles: [config] + documents + literalFiles + schemas,
                 outputFiles: outputs
             )
         ]

@@ -18,6 +18,10 @@ public struct GenerationOptions: Sendable, Hashable {
 public struct GeneratedOutput: Sendable, Hashable {
     public let files: [GeneratedFile]
     public let manifest: OperationManifest
+    /// Custom scalars the documents use that `customScalars` does not map (but `Upload`, whose
+    /// `String` is the file's form field name): each is generated as `String`, which fails at run
+    /// time for a value that is not a string (a `JSON` object).
+    public var unmappedCustomScalars: [String] = []
 }
 
 /// The generator: schema + documents → Swift files and an operation manifest.
@@ -31,7 +35,12 @@ public enum CodeGenerator {
             namespace: configuration.namespace, customScalars: configuration.customScalars, fileLayout: configuration.fileLayout)
         let output = try generate(schema: schema, sources: sources, options: options)
         do throws(CodegenError) {
-            let summary = try OutputWriter.write(output.files, to: configuration.outputDirectory)
+            var summary = try OutputWriter.write(output.files, to: configuration.outputDirectory)
+            summary.warnings = output.unmappedCustomScalars.map { name in
+                "custom scalar \(name) has no Swift type in \"customScalars\", so it is generated as String and a value "
+                    + "that is not a JSON string fails to decode at run time; map it to a type conforming to CustomScalarType "
+                    + "(\"customScalars\": {\"\(name)\": \"MyType\"} in baton.json, or --custom-scalar \(name)=MyType)"
+            }
             if let manifestPath = configuration.operationManifestPath {
                 try OutputWriter.writeIfChanged(output.manifest.json, to: manifestPath)
             }
@@ -174,7 +183,9 @@ public enum CodeGenerator {
         }
         for name in used.enums {
             guard let type = index.schema.getType(name: name) as? GraphQLEnumType else { continue }
-            schemaUnits.append(("Schema/Enums/\(name).swift", inNamespace { schemaTypes.renderEnum(type, into: &$0) }))
+            var shorthands = SwiftWriter()
+            schemaTypes.renderEnumShorthands(type, into: &shorthands)
+            schemaUnits.append(("Schema/Enums/\(name).swift", inNamespace { schemaTypes.renderEnum(type, into: &$0) } + shorthands.text))
         }
         for name in used.inputObjects {
             guard let type = index.schema.getType(name: name) as? GraphQLInputObjectType else { continue }
@@ -228,7 +239,10 @@ public enum CodeGenerator {
             }
             files.append(GeneratedFile(relativePath: "SchemaTypes.swift", contents: prelude + schemaUnits.map(\.body).joined(separator: "\n")))
         }
-        return GeneratedOutput(files: files, manifest: OperationManifest(operations: manifest.sorted { $0.name < $1.name }))
+        var output = GeneratedOutput(files: files, manifest: OperationManifest(operations: manifest.sorted { $0.name < $1.name }))
+        // `Upload` (the multipart request spec's) is a String by design: the file's form field name.
+        output.unmappedCustomScalars = used.customScalars.filter { options.customScalars[$0] == nil && $0 != "Upload" }.sorted()
+        return output
     }
 
     /// The `RefetchableFragment` (or `PaginatedFragment`) conformance of a `@refetchable` fragment.

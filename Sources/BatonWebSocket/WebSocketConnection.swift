@@ -2,7 +2,7 @@ import Baton
 import BatonAPI
 import Logging
 import NIOWebSocket
-import WSClient
+import WSCore
 
 /// One operation a connection carries until the server completes it or its consumer stops.
 struct ActiveOperation: Sendable {
@@ -178,16 +178,22 @@ actor WebSocketConnection {
         } catch {
             return .connectionPayloadFailed(underlying: error)
         }
-        var clientConfiguration = WebSocketClientConfiguration(
-            maxFrameSize: configuration.maxFrameSize, additionalHeaders: configuration.headerFields)
-        clientConfiguration.additionalHeaders[.secWebSocketProtocol] = configuration.protocol.subprotocol
-        clientConfiguration.closeTimeout = configuration.closeTimeout
+        var headerFields = configuration.headerFields
+        headerFields[.secWebSocketProtocol] = configuration.protocol.subprotocol
+        let request: WebSocketUpgradeRequest
+        do {
+            request = try WebSocketUpgradeRequest(url: url, origin: configuration.origin, headerFields: headerFields)
+        } catch {
+            return .connectionFailed(underlying: error)
+        }
         let maxMessageSize = configuration.maxMessageSize
-        // WSClient dumps the first bytes of every frame at `trace` (a subscription's variables,
-        // the connection payload's token); it only gets to log from `debug` up.
+        // swift-websocket's frame handler dumps the first bytes of every frame at `trace` (a
+        // subscription's variables, the connection payload's token); it only gets to log from `debug` up.
         var clientLogger = logger
         clientLogger.logLevel = max(logger.logLevel, .debug)
-        let client = WebSocketClient(url: url, configuration: clientConfiguration, logger: clientLogger) { inbound, outbound, _ in
+        let client = WebSocketUpgradeClient(
+            request: request, maxFrameSize: configuration.maxFrameSize, closeTimeout: configuration.closeTimeout, logger: clientLogger
+        ) { inbound, outbound, _ in
             let (outgoing, writer) = AsyncStream<OutgoingFrame>.makeStream()
             await self.opened(generation: generation, writer: writer, payload: payload)
             let reader = InboundBox(inbound)
@@ -224,6 +230,8 @@ actor WebSocketConnection {
                 return .closed(code: .abnormalClosure, reason: nil)
             }
             return .closed(code: GraphQLWebSocketCloseCode(rawValue: UInt16(webSocketErrorCode: frame.closeCode)), reason: frame.reason)
+        } catch let refused as WebSocketUpgradeRefused {
+            return .upgradeRefused(status: refused.status, body: refused.body)
         } catch {
             return .connectionFailed(underlying: error)
         }
@@ -423,6 +431,9 @@ extension WebSocketTransportError {
         switch self {
         case .connectionRejected, .connectionPayloadFailed, .disconnected: true
         case .invalidMessage: true
+        case .upgradeRefused(let status, _): Self.upgradeRefusalIsFatal(status: status)
+        // A URL that is not ws:// or wss:// with a host never gets better.
+        case .connectionFailed(let underlying): underlying is WebSocketUpgradeRequest.Failure
         default: false
         }
     }

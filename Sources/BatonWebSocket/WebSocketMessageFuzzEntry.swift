@@ -1,6 +1,6 @@
 /// Not API: the entry point of the `fuzz-websocket` libFuzzer target (`Fuzz/`, a package of its
-/// own that sees only public symbols) and of its replay test.
-public enum _WebSocketMessageFuzzEntry {
+/// own, which imports it with `@_spi(Fuzzing) import BatonWebSocket`) and of its replay test.
+@_spi(Fuzzing) public enum _WebSocketMessageFuzzEntry {
     /// Decodes `text` as a text frame from a server speaking `protocol`, as the connection does.
     /// Returns the frame the connection answers a `ping` with (its `pong`), a description of any
     /// other message, or the typed error the connection closes with.

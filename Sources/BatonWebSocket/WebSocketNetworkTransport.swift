@@ -23,8 +23,12 @@ import Logging
 /// `stop` (graphql-ws). Errors are ``WebSocketTransportError``s; a close code that reconnecting
 /// cannot fix (4400, 4401, 4403, 4406, 4409, 4429, …) fails every operation with it.
 ///
-/// On Linux this runs on swift-websocket's `WebSocketClient` (Foundation's WebSocket task is
-/// not implemented there).
+/// It runs on swift-websocket's connection and frame handler (Foundation's WebSocket task is not
+/// implemented on Linux) with Baton's own upgrade request: one `Origin`, the server's own by
+/// default (see ``WebSocketTransportConfiguration/origin``). A server that refuses the upgrade
+/// with a 4xx status fails every operation at once with
+/// ``WebSocketTransportError/upgradeRefused(status:body:)``; a refused connection, 408, 429 and
+/// 5xx are retried as the reconnect policy says.
 public final class WebSocketNetworkTransport: SubscriptionNetworkTransport {
     /// The endpoint, with a `ws` or `wss` scheme.
     public let url: URL

@@ -10,8 +10,11 @@ public struct WebSocketTransportConfiguration: Sendable {
 
     /// The protocol to speak; it is also the `Sec-WebSocket-Protocol` asked for.
     public var `protocol`: GraphQLWebSocketProtocol
-    /// Extra headers of the upgrade request (`Authorization`, cookies).
+    /// Extra headers of the upgrade request (`Authorization`, cookies). An `Origin` here
+    /// replaces the one ``origin`` says (the request never has two).
     public var headerFields: HTTPFields
+    /// The upgrade request's `Origin` header, unless ``headerFields`` sets one.
+    public var origin: Origin
     /// The `connection_init` payload.
     public var connectionPayload: ConnectionPayload
     /// How long to wait for `connection_ack` before closing with 4504 and retrying.
@@ -38,6 +41,7 @@ public struct WebSocketTransportConfiguration: Sendable {
     public init(
         protocol: GraphQLWebSocketProtocol = .graphqlTransportWS,
         headerFields: HTTPFields = [:],
+        origin: Origin = .server,
         connectionPayload: @escaping ConnectionPayload = { nil },
         acknowledgementTimeout: Duration = .seconds(10),
         pingInterval: Duration? = nil,
@@ -50,6 +54,7 @@ public struct WebSocketTransportConfiguration: Sendable {
     ) {
         self.protocol = `protocol`
         self.headerFields = headerFields
+        self.origin = origin
         self.connectionPayload = connectionPayload
         self.acknowledgementTimeout = acknowledgementTimeout
         self.pingInterval = pingInterval
@@ -64,6 +69,20 @@ public struct WebSocketTransportConfiguration: Sendable {
     /// A fixed `connection_init` payload, such as `["authToken": "…"]`.
     public static func payload(_ payload: JSONObject) -> ConnectionPayload {
         { payload }
+    }
+
+    /// The `Origin` header of the upgrade request. Servers that guard against cross-site
+    /// WebSocket hijacking (strawberry, gorilla/websocket, Tornado, …) accept a handshake with no
+    /// `Origin` (a client that is not a browser) or with their own origin, and refuse any other
+    /// origin they were not told to allow (403).
+    public enum Origin: Sendable, Equatable {
+        /// The server's own origin, host and port as in the `Host` header: `http://127.0.0.1:4000`
+        /// for `ws://127.0.0.1:4000/graphql`, `https://api.example.com` for `wss://api.example.com/`.
+        case server
+        /// No `Origin` header.
+        case omitted
+        /// This value, such as the origin of the web app the client acts for.
+        case value(String)
     }
 
     /// What happens to the socket when its last operation ends. The socket always opens lazily,

@@ -10,7 +10,13 @@ public enum WebSocketTransportError: Error, Sendable, CustomStringConvertible {
     case closed(code: GraphQLWebSocketCloseCode, reason: String?)
     /// The server refused the connection (legacy `connection_error`), with its payload.
     case connectionRejected(payload: JSONValue?)
-    /// The socket could not be opened (refused, upgrade declined, TLS) or broke without a close frame.
+    /// The server answered the upgrade request with `status` instead of 101, and with `body`
+    /// (its first kilobyte, cut with "…"), if any. A 4xx refusal (401, 403 — such as a
+    /// cross-origin refusal —, 404, …) fails every operation at once, as reconnecting cannot fix
+    /// it; 408, 429 and 5xx are retried as the reconnect policy says.
+    case upgradeRefused(status: Int, body: String?)
+    /// The socket could not be opened (connection refused, TLS, an invalid handshake) or broke
+    /// without a close frame.
     case connectionFailed(underlying: any Error)
     /// No `connection_ack` came within the configured time.
     case acknowledgementTimeout(Duration)
@@ -39,12 +45,31 @@ public enum WebSocketTransportError: Error, Sendable, CustomStringConvertible {
         }
     }
 
+    /// The HTTP status of a refused upgrade (also inside exhausted reconnects).
+    public var upgradeStatus: Int? {
+        switch self {
+        case .upgradeRefused(let status, _): status
+        case .reconnectAttemptsExhausted(_, let error as WebSocketTransportError): error.upgradeStatus
+        case .connectionLost(_, let error as WebSocketTransportError): error.upgradeStatus
+        default: nil
+        }
+    }
+
+    /// Whether a refused upgrade with this status fails for good: a 4xx other than 408 (request
+    /// timeout) and 429 (too many requests).
+    static func upgradeRefusalIsFatal(status: Int) -> Bool {
+        (400..<500).contains(status) && status != 408 && status != 429
+    }
+
     public var description: String {
         switch self {
         case .closed(let code, let reason):
             "the server closed the WebSocket: \(code)" + (reason.map { ": \($0)" } ?? "")
         case .connectionRejected(let payload):
             "the server refused the connection" + (payload.map { ": \($0)" } ?? "")
+        case .upgradeRefused(let status, let body):
+            "the server refused the WebSocket upgrade with HTTP status \(status)"
+                + (body.map { $0.isEmpty ? "" : ": \($0)" } ?? "")
         case .connectionFailed(let underlying):
             "the WebSocket connection failed: \(underlying)"
         case .acknowledgementTimeout(let duration):

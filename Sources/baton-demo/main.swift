@@ -25,7 +25,7 @@ let client = BatonClient(url: server.url) { request in
 }
 
 await tour.step("1. A query: the hero of The Empire Strikes Back, with a fragment and type conditions") {
-    let result = try await client.fetch(query: HeroAndFriendsQuery(episode: .some(.case(.empire))))
+    let result = try await client.fetch(query: HeroAndFriendsQuery(episode: .empire))
     let hero = try tour.require(result.data?.hero, "a hero")
     try tour.check(hero.name == "Luke Skywalker", "the hero is Luke Skywalker, got \(hero.name)")
     let friends = hero.friends?.compactMap { $0?.name } ?? []
@@ -88,7 +88,7 @@ await tour.step("6. cancelTrip") {
 }
 
 await tour.step("7. The same hero query again: answered from the normalized store") {
-    let result = try await client.fetch(query: HeroAndFriendsQuery(episode: .some(.case(.empire))))
+    let result = try await client.fetch(query: HeroAndFriendsQuery(episode: .empire))
     try tour.check(result.source == .cache, "source: cache, got \(result.source)")
     return ["hero: \(result.data?.hero?.name ?? "?"), source: \(result.source)"]
 }

@@ -41,6 +41,11 @@ struct GenerateCommand: ParsableCommand {
         do {
             let configuration = try makeConfiguration()
             let summary = try CodeGenerator.run(configuration)
+            // `path: warning: …` on standard error: SwiftPM and Xcode show it as a build warning.
+            let warningPath = configuration.schemaPaths.first.map { $0 + ": " } ?? ""
+            for warning in summary.warnings {
+                FileHandle.standardError.write(Data("\(warningPath)warning: \(warning)\n".utf8))
+            }
             print("baton: \(summary.written.count) written, \(summary.unchanged.count) unchanged, \(summary.removed.count) removed in \(configuration.outputDirectory)")
         } catch let errors as CodegenErrors {
             FileHandle.standardError.write(Data((errors.description + "\n").utf8))
@@ -84,6 +89,9 @@ struct GenerateCommand: ParsableCommand {
                 throw CodegenError("--custom-scalar takes NAME=SwiftType, not \(mapping)")
             }
             configuration.customScalars[parts[0]] = parts[1]
+        }
+        guard !configuration.documentGlobs.isEmpty else {
+            throw CodegenError("no documents: name them with \"documents\" in baton.json or with --documents")
         }
         return configuration
     }

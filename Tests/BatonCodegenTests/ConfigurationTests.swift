@@ -83,6 +83,53 @@ struct ConfigurationTests {
         #expect(FileManager.default.fileExists(atPath: generation.path("Generated/Operations/MeQuery.swift")))
     }
 
+    /// Under the build plugin the documents come from the plugin, so `baton.json` may leave them
+    /// out; the command line then needs `--documents`, and says so when it has none.
+    @Test func documentsAreOptionalInBatonJSON() async throws {
+        let configuration = try CodegenConfiguration.parse(#"{"schema": "schema.graphqls"}"#, path: "/project/baton.json")
+        #expect(configuration.documentGlobs.isEmpty)
+        #expect(configuration.schemaPaths == ["/project/schema.graphqls"])
+
+        let baton = try #require(TestPaths.batonExecutable, "needs the built baton executable")
+        let generation = try Generation()
+        defer { generation.remove() }
+        try generation.write("graphql/Me.gql", "query Me { me { email } }\n")
+        try generation.write("graphql/baton.json", "{\"schema\": \"\(TestPaths.exampleSchema.path)\"}")
+        let config = generation.path("graphql/baton.json")
+        let none = try await runProcess(baton, ["generate", "--config", config, "--output", generation.path("Out")])
+        #expect(none.status == 1)
+        #expect(none.stderr.contains("no documents"), "\(none.stderr)")
+        let run = try await runProcess(
+            baton, ["generate", "--config", config, "--output", generation.path("Out"), "--layout", "per-document", "--documents", generation.path("graphql/Me.gql")])
+        #expect(run.status == 0, "\(run.stderr)")
+        #expect(FileManager.default.fileExists(atPath: generation.path("Out/Me.gql.swift")))
+    }
+
+    /// A custom scalar with no Swift type becomes `String`: generation says so, naming the scalar
+    /// and how to map it, and still succeeds. A mapped one (and `Upload`) gets no warning.
+    @Test func anUnmappedCustomScalarIsWarnedAbout() async throws {
+        let baton = try #require(TestPaths.batonExecutable, "needs the built baton executable")
+        let generation = try Generation()
+        defer { generation.remove() }
+        try generation.write("schema.graphqls", "scalar JSON\nscalar Date\nscalar Upload\ntype Query { settings: JSON, today: Date, echo(file: Upload): String }\n")
+        try generation.write("graphql/Settings.graphql", "query Settings { settings today echo(file: \"a\") }\n")
+        let arguments = [
+            "generate", "--schema", generation.path("schema.graphqls"), "--documents", generation.path("graphql") + "/*.graphql",
+            "--output", generation.path("Out"),
+        ]
+        let unmapped = try await runProcess(baton, arguments)
+        #expect(unmapped.status == 0, "\(unmapped.stderr)")
+        let lines = unmapped.stderr.split(separator: "\n")
+        #expect(lines.count == 2, "\(unmapped.stderr)")
+        #expect(lines.first?.hasPrefix(generation.path("schema.graphqls") + ": warning: custom scalar Date has no Swift type") == true)
+        #expect(lines.last?.contains("warning: custom scalar JSON has no Swift type") == true)
+        #expect(unmapped.stderr.contains("--custom-scalar JSON=MyType"))
+
+        let mapped = try await runProcess(baton, arguments + ["--custom-scalar", "JSON=String", "--custom-scalar", "Date=String"])
+        #expect(mapped.status == 0, "\(mapped.stderr)")
+        #expect(mapped.stderr.isEmpty, "\(mapped.stderr)")
+    }
+
     @Test func fetchSchemaDownloadsTheExampleServersSchema() async throws {
         let server = try await ExampleServer.start()
         do {

@@ -1,6 +1,6 @@
 // libFuzzer target: the client's reading of incremental (`@defer`/`@stream`) `multipart/mixed`
 // responses, from the chunks of the body to the merged responses it yields.
-import Baton
+@_spi(Fuzzing) import Baton
 import BatonAPI
 
 /// Whether two reads yielded the same responses and ended the same way.

@@ -1,6 +1,6 @@
 // libFuzzer target: decoding of the server's WebSocket text frames, in both protocols.
 import BatonAPI
-import BatonWebSocket
+@_spi(Fuzzing) import BatonWebSocket
 
 /// Decodes the input as a text frame of each protocol, as the connection does: a typed
 /// `WebSocketTransportError` is fine, a crash is not. The `pong` answering a `ping` must be

@@ -4,6 +4,9 @@ import Foundation
 import HTTPTypes
 import Logging
 @_exported import BatonStore
+// An interceptor or an HTTPClient works with HTTPTypes' `HTTPFields`, `HTTPRequest` and
+// `HTTPResponse`: `import Baton` is enough to write one.
+@_exported import HTTPTypes
 
 /// The client apps talk to: fetch queries, perform mutations, watch the store.
 ///
@@ -24,11 +27,13 @@ public final class BatonClient: Sendable {
     /// Where the client reports what no caller is waiting for.
     public let logger: Logger
 
-    /// A client over HTTP to `url`, with optional fixed headers, interceptors and a preflight
-    /// step that runs last before each request leaves, and a store (in memory by default, made
-    /// with `sensitiveData`). `timeout`, `useGETForQueries`, `autoPersistQueries`,
-    /// `useGETForPersistedQueryRetry`, `persistedQueriesOnly`, `retryPolicy`, `sensitiveData`
-    /// and `logger` are those of ``RequestChainNetworkTransport``. A store passed in keeps its
+    /// A client over HTTP to `url`, with optional fixed headers, interceptors, a preflight step
+    /// that runs after them (before the persisted-query step), and a store (in memory by default,
+    /// made with `sensitiveData`). `timeout`, `useGETForQueries`, `autoPersistQueries`,
+    /// `useGETForPersistedQueryRetry`, `persistedQueriesOnly`, `wireInterceptors`, `retryPolicy`,
+    /// `sensitiveData` and `logger` are those of ``RequestChainNetworkTransport``:
+    /// `wireInterceptors` run last, after the persisted-query step, and see each request as it
+    /// goes on the wire. A store passed in keeps its
     /// own ``Store/sensitiveData``: give it the same.
     public convenience init(
         url: URL,
@@ -41,6 +46,7 @@ public final class BatonClient: Sendable {
         autoPersistQueries: Bool = false,
         useGETForPersistedQueryRetry: Bool = false,
         persistedQueriesOnly: Bool = false,
+        wireInterceptors: [any GraphQLInterceptor] = [],
         retryPolicy: RetryPolicy? = nil,
         sensitiveData: SensitiveData = .default,
         logger: Logger = Logger(label: "Baton.HTTP"),
@@ -53,7 +59,7 @@ public final class BatonClient: Sendable {
                 url: url, headerFields: headerFields, interceptors: chain, httpClient: httpClient, timeout: timeout,
                 useGETForQueries: useGETForQueries, autoPersistQueries: autoPersistQueries,
                 useGETForPersistedQueryRetry: useGETForPersistedQueryRetry, persistedQueriesOnly: persistedQueriesOnly,
-                retryPolicy: retryPolicy, sensitiveData: sensitiveData, logger: logger),
+                wireInterceptors: wireInterceptors, retryPolicy: retryPolicy, sensitiveData: sensitiveData, logger: logger),
             store: store ?? Store(sensitiveData: sensitiveData))
     }
 

@@ -2,9 +2,9 @@ import BatonAPI
 import Foundation
 
 /// Not API: the entry point of the `fuzz-multipart` libFuzzer target (`Fuzz/`, a package of its
-/// own that sees only public symbols) and of its replay test. Runs the code the client reads an
-/// incremental (`multipart/mixed`) response with, without a network or a task.
-public enum _IncrementalDeliveryFuzzEntry {
+/// own, which imports it with `@_spi(Fuzzing) import Baton`) and of its replay test. Runs the code
+/// the client reads an incremental (`multipart/mixed`) response with, without a network or a task.
+@_spi(Fuzzing) public enum _IncrementalDeliveryFuzzEntry {
     /// Reads `body` as the client reads a `multipart/mixed` response whose `Content-Type` is
     /// `contentType`, arriving in chunks of `chunkSizes` bytes (cycled; each at least 1; empty:
     /// one chunk). Returns what the client would yield (the response merged so far and whether

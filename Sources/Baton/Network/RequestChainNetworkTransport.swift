@@ -5,8 +5,10 @@ import Logging
 
 /// The HTTP transport: a chain of ``GraphQLInterceptor``s ending in an ``HTTPClient``.
 ///
-/// Each request goes through the interceptors in order (then the persisted-query step, when
-/// one is configured); the last step sends it by GraphQL over HTTP: a JSON `POST`, a `GET` with
+/// Each request goes through the interceptors in order, then the persisted-query step (when
+/// one is configured), then the wire interceptors, which see each request as it goes on the wire
+/// (a persisted query's hash-only request and its retry with the document are two requests
+/// there); the last step sends it by GraphQL over HTTP: a JSON `POST`, a `GET` with
 /// the request in the URL for queries when `useGETForQueries`, or a `multipart/form-data` `POST`
 /// when it carries files. It asks for `application/graphql-response+json` or `application/json`,
 /// and also `multipart/mixed` when the document uses `@defer` or `@stream`. The response is
@@ -21,7 +23,7 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport {
     public let url: URL
     public let headerFields: HTTPFields
     /// The chain as it runs: the interceptors given, then ``PersistedQueryInterceptor`` when
-    /// `autoPersistQueries` or `persistedQueriesOnly` is set.
+    /// `autoPersistQueries` or `persistedQueriesOnly` is set, then the wire interceptors.
     public let interceptors: [any GraphQLInterceptor]
     public let httpClient: any HTTPClient
     /// How long each attempt may take; `nil` leaves it to the HTTP client's own timeout.
@@ -44,6 +46,9 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport {
     ///   - persistedQueriesOnly: send only operation ids, never documents, for servers that
     ///     know the operations from the codegen's operation manifest.
     ///   - incrementalDeliveryFormats: the `multipart/mixed` formats to ask for, preferred first.
+    ///   - wireInterceptors: interceptors at the wire end of the chain, after Baton's own steps
+    ///     (persisted queries): each sees every request exactly as it is sent over HTTP, and its
+    ///     HTTP result as it came back (a signature over the body, wire logging, metrics).
     ///   - retryPolicy: send failed queries again (first in the chain, so each attempt runs
     ///     through every interceptor).
     ///   - sensitiveData: headers and variables whose values are redacted in logs.
@@ -54,6 +59,7 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport {
         useGETForQueries: Bool = false, autoPersistQueries: Bool = false, useGETForPersistedQueryRetry: Bool = false,
         persistedQueriesOnly: Bool = false,
         incrementalDeliveryFormats: [IncrementalDeliveryFormat] = [.specDraft, .deferSpec20220824],
+        wireInterceptors: [any GraphQLInterceptor] = [],
         retryPolicy: RetryPolicy? = nil, sensitiveData: SensitiveData = .default,
         logger: Logger = Logger(label: "Baton.HTTP")
     ) {
@@ -72,6 +78,7 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport {
         } else if autoPersistQueries {
             chain.append(PersistedQueryInterceptor(mode: .automatic(useGETForRetry: useGETForPersistedQueryRetry)))
         }
+        chain += wireInterceptors
         self.interceptors = chain
         self.httpClient = httpClient
         self.timeout = timeout

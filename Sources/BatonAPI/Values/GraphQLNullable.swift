@@ -1,7 +1,18 @@
 /// An input value that can be absent, explicitly null, or a value: GraphQL tells "not given"
 /// (the server uses the default) from "given as null".
 ///
-/// `nil` as a literal means absent; use `.null` for an explicit null.
+/// `nil` as a literal means absent; use `.null` for an explicit null. A value is written as
+/// naturally as Swift allows:
+///
+/// ```swift
+/// HeroNameQuery(episode: .empire)            // a generated shorthand for each enum case
+/// HeroNameQuery(episode: .some(.empire))     // the same
+/// HeroNameQuery(episode: .init(Episode.jedi)) // an enum case held in a variable: .init(episode)
+/// SearchQuery(text: "falcon")                 // string, integer, float, boolean and array literals
+/// SearchQuery(text: .init(text))              // a value in a variable (`nil` becomes `.null`)
+/// SearchQuery(text: optionalText ?? .none)    // a Swift optional: absent when nil
+/// ReviewInput(stars: 5, favorite_color: .init(ColorInput(red: 1, green: 2, blue: 3)))
+/// ```
 public enum GraphQLNullable<Wrapped: Sendable>: Sendable {
     case none
     case null
@@ -23,6 +34,20 @@ extension GraphQLNullable {
     public init(_ optional: Wrapped?) {
         if let optional { self = .some(optional) } else { self = .null }
     }
+
+    /// A known case of a generated enum: `.init(episode)` instead of `.some(.case(episode))`.
+    public init<T: EnumType>(_ caseValue: T) where Wrapped == GraphQLEnum<T> {
+        self = .some(.case(caseValue))
+    }
+}
+
+/// A Swift optional as a nullable input: its value when there is one, else `rhs` (`.none` to
+/// leave the input out, `.null` to send null). Disfavored, so `optional ?? .null` keeps meaning
+/// what it meant wherever the other operand is not a `GraphQLNullable` (a `JSONValue`'s `.null`).
+@_disfavoredOverload
+public func ?? <T>(lhs: T?, rhs: GraphQLNullable<T>) -> GraphQLNullable<T> {
+    if let lhs { return .some(lhs) }
+    return rhs
 }
 
 extension GraphQLNullable: ExpressibleByStringLiteral, ExpressibleByUnicodeScalarLiteral,

@@ -14,7 +14,8 @@ public struct CodegenConfiguration: Sendable, Hashable {
     /// Schema files: SDL (`.graphqls`, `.graphql`) or an introspection result (`.json`). Several
     /// SDL files are read as one schema (a schema and its extensions).
     public var schemaPaths: [String]
-    /// Globs of `.graphql` documents and of `.swift` files with `graphql("""…""")` literals.
+    /// Globs of `.graphql` (or `.gql`) documents and of `.swift` files with `graphql("""…""")`
+    /// literals. Empty when a `baton.json` names none (the build plugin gives its own).
     public var documentGlobs: [String]
     /// The folder the Swift files are written to.
     public var outputDirectory: String
@@ -117,11 +118,10 @@ public struct CodegenConfiguration: Sendable, Hashable {
             }
         }
         guard let schema, !schema.isEmpty else { throw CodegenError("the configuration needs \"schema\"", at: json.location(in: path)) }
-        guard let documents, !documents.isEmpty else {
-            throw CodegenError("the configuration needs \"documents\"", at: json.location(in: path))
-        }
+        // No "documents" is fine when they come from elsewhere: the build plugin passes its own,
+        // as `--documents` does on the command line.
         configuration.schemaPaths = schema
-        configuration.documentGlobs = documents
+        configuration.documentGlobs = documents ?? []
         configuration.outputDirectory = output ?? base
         return configuration
     }

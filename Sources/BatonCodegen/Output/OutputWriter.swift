@@ -8,6 +8,8 @@ public enum OutputWriter {
         public var written: [String] = []
         public var unchanged: [String] = []
         public var removed: [String] = []
+        /// What the generation warns about (an unmapped custom scalar); nothing failed.
+        public var warnings: [String] = []
     }
 
     public static func write(_ files: [GeneratedFile], to directory: String) throws(CodegenError) -> Summary {

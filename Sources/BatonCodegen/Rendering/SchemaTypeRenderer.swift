@@ -8,19 +8,57 @@ struct SchemaTypeRenderer {
     func renderEnum(_ type: GraphQLEnumType, into writer: inout SwiftWriter) {
         writer.raw(SwiftNaming.docComment(type.description, indent: writer.indentation))
         writer.block("public enum \(type.name): String, EnumType") { w in
-            var used: Set<String> = []
-            for value in type.values {
-                var name = SwiftNaming.safeIdentifierStart(SwiftNaming.enumCase(value.name))
-                if !used.insert(name).inserted {
-                    name = SwiftNaming.safeIdentifierStart(value.name)
-                    used.insert(name)
-                }
+            for (name, value) in enumCases(type) {
                 var doc = value.description ?? ""
                 if let reason = value.deprecationReason {
                     doc += (doc.isEmpty ? "" : "\n\n") + "Deprecated: \(reason)"
                 }
                 w.raw(SwiftNaming.docComment(doc, indent: w.indentation))
                 w.line("case \(SwiftNaming.identifier(name)) = \(SwiftNaming.stringLiteral(value.name))")
+            }
+        }
+    }
+
+    /// Each case's Swift name, as the enum declares it.
+    private func enumCases(_ type: GraphQLEnumType) -> [(name: String, value: GraphQLEnumValueDefinition)] {
+        var used: Set<String> = []
+        return type.values.map { value in
+            var name = SwiftNaming.safeIdentifierStart(SwiftNaming.enumCase(value.name))
+            if !used.insert(name).inserted {
+                name = SwiftNaming.safeIdentifierStart(value.name)
+                used.insert(name)
+            }
+            return (name, value)
+        }
+    }
+
+    /// Top-level shorthands so a case is written as it is in Swift wherever an input takes the
+    /// enum: `HeroNameQuery(episode: .empire)` for `GraphQLNullable<GraphQLEnum<Episode>>`, and
+    /// `.empire` for `GraphQLEnum<Episode>`. A case whose name the wrapper already uses (`none`,
+    /// `null`, `some`, `unknown`, …) gets none there: `.some(.case(.none))` still works.
+    func renderEnumShorthands(_ type: GraphQLEnumType, into writer: inout SwiftWriter) {
+        let swiftType = names.schemaType(type.name)
+        let cases = enumCases(type).map(\.name)
+        let takenByEnum: Set<String> = ["case", "unknown", "rawValue", "value", "description", "none", "init", "self", "Type"]
+        let takenByNullable: Set<String> = ["none", "null", "some", "unwrapped", "init", "self", "Type"]
+        let enumShorthands = cases.filter { !takenByEnum.contains($0) }
+        let nullableShorthands = cases.filter { !takenByNullable.contains($0) }
+        if !enumShorthands.isEmpty {
+            writer.line()
+            writer.block("extension GraphQLEnum where T == \(swiftType)") { w in
+                for name in enumShorthands {
+                    let identifier = SwiftNaming.identifier(name)
+                    w.line("public static var \(identifier): Self { .case(.\(identifier)) }")
+                }
+            }
+        }
+        if !nullableShorthands.isEmpty {
+            writer.line()
+            writer.block("extension GraphQLNullable where Wrapped == GraphQLEnum<\(swiftType)>") { w in
+                for name in nullableShorthands {
+                    let identifier = SwiftNaming.identifier(name)
+                    w.line("public static var \(identifier): Self { .some(.case(.\(identifier))) }")
+                }
             }
         }
     }

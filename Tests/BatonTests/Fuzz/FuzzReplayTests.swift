@@ -1,9 +1,9 @@
 import BatonAPI
-import BatonWebSocket
+@_spi(Fuzzing) import BatonWebSocket
 import Foundation
 import Testing
 
-import Baton
+@_spi(Fuzzing) import Baton
 
 /// The seeds and saved crashing inputs of a fuzz target (`Fuzz/Corpus/<target>/`,
 /// `Fuzz/Regressions/<target>/`), by file name.

@@ -127,14 +127,9 @@ struct InteropTransportTests {
         }
     }
 
-    /// swift-websocket's `WSClient` sends `Origin: ws://<host>` without the port, which
-    /// strawberry takes for a cross-origin handshake on any non-default port and refuses (403);
-    /// the peer is told to accept that origin. (A server on port 80/443 accepts it as is.)
-    static let webSocketPeerOptions = ["--allow-origin", "ws://127.0.0.1"]
-
     @Test(arguments: GraphQLWebSocketProtocol.allCases)
     func subscriptionsOverBothWebSocketProtocols(protocol: GraphQLWebSocketProtocol) async throws {
-        try await withInteropPeer(Self.webSocketPeerOptions) { peer in
+        try await withInteropPeer { peer in
             let webSocket = WebSocketNetworkTransport(
                 url: peer.webSocketURL, configuration: WebSocketTransportConfiguration(protocol: `protocol`))
             let client = BatonClient(
@@ -153,7 +148,7 @@ struct InteropTransportTests {
     }
 
     @Test func webSocketAuthorizationPayloadAndRejection() async throws {
-        try await withInteropPeer(Self.webSocketPeerOptions) { peer in
+        try await withInteropPeer { peer in
             let accepted = WebSocketNetworkTransport(
                 url: peer.webSocketURL, configuration: WebSocketTransportConfiguration(connectionPayload: WebSocketTransportConfiguration.payload(["authToken": "secret"])))
             let client = BatonClient(networkTransport: accepted)
@@ -175,7 +170,7 @@ struct InteropTransportTests {
     /// WebSocket, so an id-only HTTP client sees what the socket registered.
     @Test(arguments: GraphQLWebSocketProtocol.allCases)
     func automaticPersistedQueriesOverWebSocket(protocol: GraphQLWebSocketProtocol) async throws {
-        try await withInteropPeer(Self.webSocketPeerOptions) { peer in
+        try await withInteropPeer { peer in
             let idsOnly = BatonClient(url: peer.url, persistedQueriesOnly: true)
             await #expect(throws: BatonError.self) {
                 _ = try await idsOnly.fetch(query: InteropHelloQuery(name: "apq"), cachePolicy: .networkOnly)
@@ -196,6 +191,57 @@ struct InteropTransportTests {
                 if let value = result.data?.count { values.append(value) }
             }
             #expect(values == [1, 2])
+        }
+    }
+
+    /// strawberry as shipped checks the handshake's Origin (cross-site WebSocket hijacking): it
+    /// accepts its own origin (host and port) and no Origin, and refuses any other with 403.
+    /// Baton sends the server's origin by default; a configured Origin replaces it (two Origin
+    /// headers would get 400).
+    @Test(arguments: [
+        WebSocketTransportConfiguration.Origin.server, .omitted, .value("http://127.0.0.1:{port}"),
+    ])
+    func webSocketOriginsStrawberryAccepts(origin: WebSocketTransportConfiguration.Origin) async throws {
+        try await withInteropPeer { peer in
+            var resolved = origin
+            if case .value(let value) = origin { resolved = .value(value.replacingOccurrences(of: "{port}", with: "\(peer.port)")) }
+            let webSocket = WebSocketNetworkTransport(
+                url: peer.webSocketURL,
+                configuration: WebSocketTransportConfiguration(origin: resolved, reconnect: .never))
+            let result = try await BatonClient(networkTransport: webSocket).fetch(
+                query: InteropHelloQuery(name: "origin"), cachePolicy: .networkOnly)
+            #expect(result.data?.hello == "Hello, origin!")
+        }
+    }
+
+    /// A cross-origin handshake is refused with 403: with the README's reconnect policy the
+    /// subscription fails at once (no backoff) with the status, whether the Origin comes from
+    /// the configuration or from `headerFields` (which replaces Baton's own).
+    @Test(arguments: [false, true])
+    func refusedCrossOriginUpgradeFailsAtOnceWithItsStatus(inHeaderFields: Bool) async throws {
+        try await withInteropPeer { peer in
+            var configuration = WebSocketTransportConfiguration(
+                reconnect: .exponentialBackoff(maxAttempts: 5, initialDelay: .seconds(2), maxDelay: .seconds(10)))
+            if inHeaderFields {
+                configuration.headerFields[.origin] = "https://elsewhere.example"
+            } else {
+                configuration.origin = .value("https://elsewhere.example")
+            }
+            let client = BatonClient(networkTransport: WebSocketNetworkTransport(url: peer.webSocketURL, configuration: configuration))
+            let clock = ContinuousClock()
+            let start = clock.now
+            do {
+                for try await _ in client.subscribe(subscription: InteropCountSubscription(to: 2)) {}
+                Issue.record("the subscription ran")
+            } catch let error as WebSocketTransportError {
+                guard case .upgradeRefused(let status, _) = error else {
+                    Issue.record("not a refused upgrade: \(error)")
+                    return
+                }
+                #expect(status == 403)
+                #expect(error.upgradeStatus == 403)
+            }
+            #expect(clock.now - start < .seconds(2))
         }
     }
 }

@@ -31,12 +31,12 @@ struct WebSocketFaultTests {
     /// `count` results, then ends the connection as `ending(connectionNumber)` says.
     /// Connections after `servedConnections` are cut right after the upgrade.
     static func subscriptionServer(
-        _ protocol: GraphQLWebSocketProtocol, acknowledges: Bool = true, servedConnections: Int = .max,
+        _ protocol: GraphQLWebSocketProtocol, port: Int = 0, acknowledges: Bool = true, servedConnections: Int = .max,
         values: @escaping @Sendable (Int) -> [Int], ending: @escaping @Sendable (Int) -> Ending
     ) throws -> FaultServer {
         let connections = Locked(0)
         let types = messageTypes(`protocol`)
-        return try FaultServer { connection in
+        return try FaultServer(port: port) { connection in
             guard let request = connection.readRequest() else { return }
             let number = connections.withLock { count -> Int in
                 count += 1

@@ -13,3 +13,17 @@ extension GoldenAPI {
         case eBook = "E_BOOK"
     }
 }
+
+extension GraphQLEnum where T == GoldenAPI.Kind {
+    public static var book: Self { .case(.book) }
+    public static var magazine: Self { .case(.magazine) }
+    public static var pamphlet: Self { .case(.pamphlet) }
+    public static var eBook: Self { .case(.eBook) }
+}
+
+extension GraphQLNullable where Wrapped == GraphQLEnum<GoldenAPI.Kind> {
+    public static var book: Self { .some(.case(.book)) }
+    public static var magazine: Self { .some(.case(.magazine)) }
+    public static var pamphlet: Self { .some(.case(.pamphlet)) }
+    public static var eBook: Self { .some(.case(.eBook)) }
+}
