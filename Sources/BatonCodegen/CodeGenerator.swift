@@ -82,6 +82,17 @@ public enum CodeGenerator {
         for name in documents.fragments.keys.sorted() {
             claim(name, at: .of(documents.fragments[name]))
         }
+        // Generated code names BatonAPI's and Swift's types module-qualified: a type named like
+        // either module would hide it.
+        for name in topLevel.keys.sorted() where SwiftNaming.moduleNames.contains(name) {
+            errors.append(
+                CodegenError(
+                    "the generated type \"\(name)\" would hide the \(name) module that generated code refers to; rename it",
+                    at: topLevel[name] ?? nil))
+        }
+        if let namespace = options.namespace, SwiftNaming.moduleNames.contains(namespace) {
+            errors.append(CodegenError("the namespace \"\(namespace)\" would hide the \(namespace) module that generated code refers to"))
+        }
 
         // Nested structs must not shadow the top-level types generated code names unqualified.
         var reserved = Set(topLevel.keys)
@@ -111,6 +122,11 @@ public enum CodeGenerator {
         for name in used.enums + used.inputObjects + used.customScalars {
             if let location = topLevel[name] {
                 errors.append(CodegenError("\"\(name)\" is also a schema type; rename the operation or fragment", at: location))
+            } else if options.namespace == nil, SwiftNaming.moduleNames.contains(name) {
+                errors.append(
+                    CodegenError(
+                        "the schema type \"\(name)\" would hide the \(name) module that generated code refers to; generate with a namespace",
+                        at: schema.typeLocations[name]))
             }
         }
         if !errors.isEmpty { throw CodegenErrors(errors) }
@@ -150,6 +166,7 @@ public enum CodeGenerator {
                 w.line("public static let fragmentDefinition = \(SwiftNaming.stringLiteral(DocumentPrinter.fragment(definition)))")
                 w.line()
             }
+            if let alias = SwiftNaming.topLevelAlias(name) { writer.raw(alias) }
             if let refetchable = refetchQueries.refetchables[name] {
                 writer.line()
                 renderRefetchable(refetchable, into: &writer)
@@ -158,12 +175,13 @@ public enum CodeGenerator {
         }
         if !errors.isEmpty { throw CodegenErrors(errors) }
 
-        func inNamespace(_ render: (inout SwiftWriter) -> Void) -> String {
+        func inNamespace(_ name: String, _ render: (inout SwiftWriter) -> Void) -> String {
             var writer = SwiftWriter()
             if let namespace = options.namespace {
                 writer.block("extension \(namespace)") { render(&$0) }
             } else {
                 render(&writer)
+                if let alias = SwiftNaming.topLevelAlias(name) { writer.raw(alias) }
             }
             return writer.text
         }
@@ -173,15 +191,15 @@ public enum CodeGenerator {
         }
         for name in used.enums {
             guard let type = index.schema.getType(name: name) as? GraphQLEnumType else { continue }
-            schemaUnits.append(("Schema/Enums/\(name).swift", inNamespace { schemaTypes.renderEnum(type, into: &$0) }))
+            schemaUnits.append(("Schema/Enums/\(name).swift", inNamespace(name) { schemaTypes.renderEnum(type, into: &$0) }))
         }
         for name in used.inputObjects {
             guard let type = index.schema.getType(name: name) as? GraphQLInputObjectType else { continue }
-            schemaUnits.append(("Schema/InputObjects/\(name).swift", inNamespace { schemaTypes.renderInputObject(type, into: &$0) }))
+            schemaUnits.append(("Schema/InputObjects/\(name).swift", inNamespace(name) { schemaTypes.renderInputObject(type, into: &$0) }))
         }
         for name in used.customScalars {
             guard let type = index.schema.getType(name: name) as? GraphQLScalarType else { continue }
-            schemaUnits.append(("Schema/CustomScalars/\(name).swift", inNamespace { schemaTypes.renderCustomScalar(type, into: &$0) }))
+            schemaUnits.append(("Schema/CustomScalars/\(name).swift", inNamespace(name) { schemaTypes.renderCustomScalar(type, into: &$0) }))
         }
         var metadataWriter = SwiftWriter()
         if let namespace = options.namespace {
@@ -234,18 +252,18 @@ public enum CodeGenerator {
     static func renderRefetchable(_ refetchable: RefetchableFragment, into writer: inout SwiftWriter) {
         let queryType = refetchable.queryName.hasSuffix("Query") ? refetchable.queryName : refetchable.queryName + "Query"
         let paginated = refetchable.connectionPath != nil && (refetchable.forward != nil || refetchable.backward != nil)
-        writer.block("extension \(refetchable.fragmentName): \(paginated ? "PaginatedFragment" : "RefetchableFragment")") { w in
+        writer.block("extension \(refetchable.fragmentName): \(paginated ? "BatonAPI.PaginatedFragment" : "BatonAPI.RefetchableFragment")") { w in
             w.line("public typealias RefetchQuery = \(queryType)")
-            w.line("public static let refetchRoot: RefetchRoot = .\(refetchable.root.rawValue)")
+            w.line("public static let refetchRoot: BatonAPI.RefetchRoot = .\(refetchable.root.rawValue)")
             let defaults = refetchable.argumentDefaults.map { "\(SwiftNaming.stringLiteral($0.name)): \(ValueRenderer.jsonValue($0.value))" }
-            w.line("public static let argumentDefaults: JSONObject = [\(defaults.isEmpty ? ":" : defaults.joined(separator: ", "))]")
+            w.line("public static let argumentDefaults: BatonAPI.JSONObject = [\(defaults.isEmpty ? ":" : defaults.joined(separator: ", "))]")
             if paginated, let path = refetchable.connectionPath {
                 func direction(_ pagination: RefetchableFragment.Pagination?) -> String {
                     guard let pagination else { return "nil" }
-                    return "PaginationVariables(count: \(SwiftNaming.stringLiteral(pagination.countVariable)), cursor: \(SwiftNaming.stringLiteral(pagination.cursorVariable)))"
+                    return "BatonAPI.PaginationVariables(count: \(SwiftNaming.stringLiteral(pagination.countVariable)), cursor: \(SwiftNaming.stringLiteral(pagination.cursorVariable)))"
                 }
                 w.line(
-                    "public static let connection = ConnectionPagination(path: [\(path.map(SwiftNaming.stringLiteral).joined(separator: ", "))], "
+                    "public static let connection = BatonAPI.ConnectionPagination(path: [\(path.map(SwiftNaming.stringLiteral).joined(separator: ", "))], "
                         + "forward: \(direction(refetchable.forward)), backward: \(direction(refetchable.backward)))")
             }
         }

@@ -48,6 +48,7 @@ final class SelectionScope {
     /// The struct's full Swift name, `HeroAndFriendsQuery.Data.Hero`.
     var qualifiedName: String {
         if let enclosing { return enclosing.qualifiedName + "." + swiftName }
+        if kind == .fragment { return SwiftNaming.topLevelReference(swiftName) }
         return qualifiedPrefix.isEmpty ? swiftName : qualifiedPrefix + "." + swiftName
     }
 

@@ -31,9 +31,9 @@ struct OperationRenderer {
         let type = GraphQLOperationType(operation.operation)
         let protocolName: String
         switch type {
-        case .query: protocolName = "GraphQLQuery"
-        case .mutation: protocolName = "GraphQLMutation"
-        case .subscription: protocolName = "GraphQLSubscription"
+        case .query: protocolName = "BatonAPI.GraphQLQuery"
+        case .mutation: protocolName = "BatonAPI.GraphQLMutation"
+        case .subscription: protocolName = "BatonAPI.GraphQLSubscription"
         }
         let document = document(operation)
         var variables: [(name: String, type: String, defaultValue: String?)] = []
@@ -78,7 +78,7 @@ struct OperationRenderer {
                 }
                 w.line()
                 let entries = variables.map { "\(SwiftNaming.stringLiteral($0.name)): \(SwiftNaming.identifier($0.name))" }
-                w.line("public var variables: GraphQLVariables? { [\(entries.joined(separator: ", "))] }")
+                w.line("public var variables: BatonAPI.GraphQLVariables? { [\(entries.joined(separator: ", "))] }")
             }
             w.line()
             selectionSets.render(scope, into: &w)

@@ -9,9 +9,9 @@ struct SelectionSetRenderer {
     func typeCondition(_ typeName: String) -> String {
         if index.isAbstract(typeName) {
             let possible = index.possibleTypes(of: typeName).sorted().map(SwiftNaming.stringLiteral).joined(separator: ", ")
-            return "TypeCondition(\(SwiftNaming.stringLiteral(typeName)), possibleTypes: [\(possible)])"
+            return "BatonAPI.TypeCondition(\(SwiftNaming.stringLiteral(typeName)), possibleTypes: [\(possible)])"
         }
-        return "TypeCondition(\(SwiftNaming.stringLiteral(typeName)))"
+        return "BatonAPI.TypeCondition(\(SwiftNaming.stringLiteral(typeName)))"
     }
 
     /// The Swift name another struct uses for `scope` from inside `from`.
@@ -88,14 +88,15 @@ struct SelectionSetRenderer {
                 parts.append("selections: \(child.swiftName).__selections")
                 entries.append(".inlineFragment(" + parts.joined(separator: ", ") + ")")
             case .fragmentSpread(let name, let conditionList, let isDeferred, let arguments):
-                var parts = [SwiftNaming.stringLiteral(name), "on: \(name).__parentType"]
+                let type = SwiftNaming.topLevelReference(name)
+                var parts = [SwiftNaming.stringLiteral(name), "on: \(type).__parentType"]
                 if !conditionList.isEmpty { parts.append("conditions: \(conditions(conditionList))") }
                 if isDeferred { parts.append("isDeferred: true") }
                 if arguments.isEmpty {
-                    parts.append("selections: \(name).__selections")
+                    parts.append("selections: \(type).__selections")
                 } else {
                     let values = arguments.map { "\(SwiftNaming.stringLiteral($0.name)): \($0.value.map(ValueRenderer.inputValue) ?? ".value(.null)")" }
-                    parts.append("selections: \(name).__selections._applyingFragmentArguments([\(values.joined(separator: ", "))])")
+                    parts.append("selections: \(type).__selections._applyingFragmentArguments([\(values.joined(separator: ", "))])")
                 }
                 entries.append(".fragment(" + parts.joined(separator: ", ") + ")")
             }
@@ -108,10 +109,10 @@ struct SelectionSetRenderer {
         merger.resolve(scope)
         let conformance: String
         switch scope.kind {
-        case .root: conformance = "RootSelectionSet"
-        case .fragment: conformance = "Fragment"
-        case .inlineFragment: conformance = "InlineFragment"
-        case .field, .merged: conformance = "SelectionSet"
+        case .root: conformance = "BatonAPI.RootSelectionSet"
+        case .fragment: conformance = "BatonAPI.Fragment"
+        case .inlineFragment: conformance = "BatonAPI.InlineFragment"
+        case .field, .merged: conformance = "BatonAPI.SelectionSet"
         }
         if scope.kind != .root && scope.kind != .fragment {
             writer.line("/// \(scope.relativeName)")
@@ -120,19 +121,19 @@ struct SelectionSetRenderer {
         }
         writer.block("public struct \(scope.swiftName): \(conformance)") { w in
             fragmentHeader?(&w)
-            w.line("public let __data: DataDict")
-            w.line("public init(_dataDict: DataDict) { __data = _dataDict }")
+            w.line("public let __data: BatonAPI.DataDict")
+            w.line("public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }")
             w.line()
             w.line("public static let __parentType = \(typeCondition(scope.typeName))")
             if scope.kind == .merged {
                 let sources = scope.extraSources.map { "\($0.qualifiedName).__selections" }
-                w.line("public static let __selections: [Selection] = " + (sources.isEmpty ? "[]" : sources.joined(separator: " + ")))
+                w.line("public static let __selections: [BatonAPI.Selection] = " + (sources.isEmpty ? "[]" : sources.joined(separator: " + ")))
             } else {
                 let entries = selectionEntries(scope)
                 if entries.isEmpty {
-                    w.line("public static let __selections: [Selection] = []")
+                    w.line("public static let __selections: [BatonAPI.Selection] = []")
                 } else {
-                    w.line("public static let __selections: [Selection] = [")
+                    w.line("public static let __selections: [BatonAPI.Selection] = [")
                     w.indent()
                     for entry in entries { w.line(entry + ",") }
                     w.outdent()
@@ -161,16 +162,16 @@ struct SelectionSetRenderer {
                 w.line()
                 w.line("public var fragments: Fragments { Fragments(_dataDict: __data) }")
                 w.line()
-                w.block("public struct Fragments: FragmentContainer") { f in
-                    f.line("public let __data: DataDict")
-                    f.line("public init(_dataDict: DataDict) { __data = _dataDict }")
+                w.block("public struct Fragments: BatonAPI.FragmentContainer") { f in
+                    f.line("public let __data: BatonAPI.DataDict")
+                    f.line("public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }")
                     f.line()
                     for fragment in fragments {
                         let accessor = SwiftNaming.identifier(SwiftNaming.lowerCamel(fragment.name))
                         if fragment.isOptional {
-                            f.line("public var \(accessor): \(fragment.name)? { _toConditionalFragment() }")
+                            f.line("public var \(accessor): \(SwiftNaming.topLevelReference(fragment.name))? { _toConditionalFragment() }")
                         } else {
-                            f.line("public var \(accessor): \(fragment.name) { _toFragment() }")
+                            f.line("public var \(accessor): \(SwiftNaming.topLevelReference(fragment.name)) { _toFragment() }")
                         }
                     }
                 }

@@ -7,6 +7,8 @@ public struct LoadedSchema: @unchecked Sendable {
     public let schema: GraphQLSchema
     /// Cache key fields by type name, from `@typePolicy(keyFields: "id")` on objects and interfaces.
     public let keyFields: [String: [String]]
+    /// Where each type is defined (for a `.json` schema, in the SDL made from it).
+    public var typeLocations: [String: SourceLocation] = [:]
 }
 
 /// Reads a schema from SDL files or an introspection result JSON.
@@ -76,7 +78,11 @@ public enum SchemaLoader {
         if !schemaErrors.isEmpty {
             throw CodegenErrors(schemaErrors.map { CodegenError($0, defaultPath: defaultPath) })
         }
-        return LoadedSchema(schema: schema, keyFields: try typePolicies(definitions))
+        var loaded = LoadedSchema(schema: schema, keyFields: try typePolicies(definitions))
+        for case let type as any TypeDefinition in definitions where loaded.typeLocations[type.name.value] == nil {
+            loaded.typeLocations[type.name.value] = .of(type)
+        }
+        return loaded
     }
 
     static func parseSDL(_ text: String, name: String) throws(CodegenError) -> Document {
