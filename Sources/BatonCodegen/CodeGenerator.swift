@@ -5,6 +5,8 @@ import GraphQL
 public struct GenerationOptions: Sendable, Hashable {
     public var namespace: String?
     public var customScalars: [String: String]
+    /// Relay providers mapped to Swift types, by provider name (`CodegenConfiguration.providedVariables`).
+    public var providedVariables: [String: String] = [:]
     public var fileLayout: CodegenConfiguration.FileLayout
 
     public init(namespace: String? = nil, customScalars: [String: String] = [:], fileLayout: CodegenConfiguration.FileLayout = .perDefinition) {
@@ -27,8 +29,9 @@ public enum CodeGenerator {
     public static func run(_ configuration: CodegenConfiguration) throws(CodegenErrors) -> OutputWriter.Summary {
         let schema = try SchemaLoader.load(paths: configuration.schemaPaths)
         let sources = try DocumentCollector.collect(globs: configuration.documentGlobs)
-        let options = GenerationOptions(
+        var options = GenerationOptions(
             namespace: configuration.namespace, customScalars: configuration.customScalars, fileLayout: configuration.fileLayout)
+        options.providedVariables = configuration.providedVariables
         let output = try generate(schema: schema, sources: sources, options: options)
         do throws(CodegenError) {
             let summary = try OutputWriter.write(output.files, to: configuration.outputDirectory)
@@ -45,7 +48,7 @@ public enum CodeGenerator {
     public static func generate(schema: LoadedSchema, sources: [DocumentSource], options: GenerationOptions = GenerationOptions()) throws(CodegenErrors) -> GeneratedOutput {
         var documents = try DocumentValidator.validate(sources, schema: schema)
         let index = SchemaIndex(schema)
-        let names = TypeNames(namespace: options.namespace, customScalars: options.customScalars)
+        let names = TypeNames(namespace: options.namespace, customScalars: options.customScalars, providedVariables: options.providedVariables)
         var errors: [CodegenError] = []
 
         // Relay's fragment arguments and @refetchable: the refetch queries are documents too.
@@ -56,6 +59,9 @@ public enum CodeGenerator {
         errors += fragmentArguments.errors + refetchQueries.errors
         if !errors.isEmpty { throw CodegenErrors(errors) }
         if !refetchSources.isEmpty { documents = try DocumentValidator.validate(sources + refetchSources, schema: schema) }
+        // What Relay's compiler adds for its runtime: id to refetch through node(id:), pageInfo of connections.
+        let nodeRefetchable = Set(refetchQueries.refetchables.values.filter { $0.root == .node }.map(\.fragmentName))
+        documents = RelayAdditions(index: index).apply(to: documents, nodeRefetchable: nodeRefetchable)
 
         // Top-level names, checked for clashes.
         var topLevel: [String: SourceLocation?] = [:]
@@ -152,6 +158,8 @@ public enum CodeGenerator {
             let written = documents.sourcePaths["operation " + (operation.name?.value ?? "")] ?? ""
             let source = refetchQueries.fragmentPaths[written] ?? written
             units.append(("Operations/\(typeName).swift", source, writer.text))
+            // A local cache mutation is never sent: not a persisted query.
+            if operation.directives.contains(where: { $0.name.value == ClientDirectives.localCacheMutation }) { continue }
             let document = operationRenderer.document(operation)
             manifest.append(
                 OperationManifest.Operation(

@@ -87,7 +87,7 @@ struct SelectionSetRenderer {
                 if child.isDeferred { parts.append("isDeferred: true") }
                 parts.append("selections: \(child.swiftName).__selections")
                 entries.append(".inlineFragment(" + parts.joined(separator: ", ") + ")")
-            case .fragmentSpread(let name, let conditionList, let isDeferred, let arguments):
+            case .fragmentSpread(let name, let conditionList, let isDeferred, let arguments, _):
                 let type = SwiftNaming.topLevelReference(name)
                 var parts = [SwiftNaming.stringLiteral(name), "on: \(type).__parentType"]
                 if !conditionList.isEmpty { parts.append("conditions: \(conditions(conditionList))") }
@@ -108,11 +108,12 @@ struct SelectionSetRenderer {
     func render(_ scope: SelectionScope, into writer: inout SwiftWriter, fragmentHeader: ((inout SwiftWriter) -> Void)? = nil) {
         merger.resolve(scope)
         let conformance: String
+        let mutable = scope.isMutable
         switch scope.kind {
-        case .root: conformance = "BatonAPI.RootSelectionSet"
-        case .fragment: conformance = "BatonAPI.Fragment"
-        case .inlineFragment: conformance = "BatonAPI.InlineFragment"
-        case .field, .merged: conformance = "BatonAPI.SelectionSet"
+        case .root: conformance = mutable ? "BatonAPI.MutableRootSelectionSet" : "BatonAPI.RootSelectionSet"
+        case .fragment: conformance = mutable ? "BatonAPI.MutableFragment" : "BatonAPI.Fragment"
+        case .inlineFragment: conformance = mutable ? "BatonAPI.MutableInlineFragment" : "BatonAPI.InlineFragment"
+        case .field, .merged: conformance = mutable ? "BatonAPI.MutableSelectionSet" : "BatonAPI.SelectionSet"
         }
         if scope.kind != .root && scope.kind != .fragment {
             writer.line("/// \(scope.relativeName)")
@@ -121,7 +122,7 @@ struct SelectionSetRenderer {
         }
         writer.block("public struct \(scope.swiftName): \(conformance)") { w in
             fragmentHeader?(&w)
-            w.line("public let __data: BatonAPI.DataDict")
+            w.line("public \(mutable ? "var" : "let") __data: BatonAPI.DataDict")
             w.line("public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }")
             w.line()
             w.line("public static let __parentType = \(typeCondition(scope.typeName))")
@@ -147,14 +148,46 @@ struct SelectionSetRenderer {
                 var type = names.output(field.type, composite: field.scope.map { reference(to: $0, from: scope) })
                 if field.isConditional, !type.hasSuffix("?") { type += "?" }
                 w.raw(SwiftNaming.docComment(index.field(field.name, on: scope.typeName)?.description ?? field.description, indent: w.indentation))
-                w.line("public var \(SwiftNaming.identifier(field.responseKey)): \(type) { __data[\(SwiftNaming.stringLiteral(field.responseKey))] }")
+                let key = SwiftNaming.stringLiteral(field.responseKey)
+                if mutable {
+                    w.block("public var \(SwiftNaming.identifier(field.responseKey)): \(type)") { a in
+                        a.line("get { __data[\(key)] }")
+                        a.line("set { __data._set(newValue, for: \(key)) }")
+                    }
+                } else {
+                    w.line("public var \(SwiftNaming.identifier(field.responseKey)): \(type) { __data[\(key)] }")
+                }
             }
 
-            let inlineFragments = scope.children.filter { $0.kind == .inlineFragment }
+            let inlineFragments = scope.children.filter { $0.kind == .inlineFragment && !$0.isAdded }
             if !inlineFragments.isEmpty { w.line() }
             for child in inlineFragments {
-                let accessor = child.conditions.isEmpty && !child.isDeferred ? "_asInlineFragment()" : "_asConditionalInlineFragment()"
-                w.line("public var \(SwiftNaming.identifier(SwiftNaming.lowerCamel(child.swiftName))): \(child.swiftName)? { \(accessor) }")
+                let unconditional = child.conditions.isEmpty && !child.isDeferred
+                let accessor = unconditional ? "_asInlineFragment()" : "_asConditionalInlineFragment()"
+                let property = child.alias.map { $0.isEmpty ? SwiftNaming.lowerCamel(child.swiftName) : $0 } ?? SwiftNaming.lowerCamel(child.swiftName)
+                if mutable {
+                    w.block("public var \(SwiftNaming.identifier(property)): \(child.swiftName)?") { a in
+                        a.line("get { \(unconditional ? "_asMutableInlineFragment()" : accessor) }")
+                        a.line("set { _setInlineFragment(newValue) }")
+                    }
+                } else {
+                    w.line("public var \(SwiftNaming.identifier(property)): \(child.swiftName)? { \(accessor) }")
+                }
+            }
+
+            // Relay's `@alias` on spreads: the fragment through a property of its own.
+            var aliased: Set<String> = []
+            for case .fragmentSpread(let name, let conditions, let isDeferred, _, let alias?) in scope.selections where aliased.insert(alias).inserted {
+                let type = SwiftNaming.topLevelReference(name)
+                let always = conditions.isEmpty && !isDeferred
+                    && (merger.builder.fragmentScope(name).map { index.condition($0.typeName, alwaysMatches: scope.typeName) } ?? false)
+                if aliased.count == 1 { w.line() }
+                if always {
+                    w.line("public var \(SwiftNaming.identifier(alias)): \(type) { \(type)(_dataDict: __data) }")
+                } else {
+                    w.line(
+                        "public var \(SwiftNaming.identifier(alias)): \(type)? { __data.matches(\(type).__parentType, selections: \(type).__selections, defaultTypename: Self.__parentType.name) ? \(type)(_dataDict: __data) : nil }")
+                }
             }
 
             let fragments = merger.fragmentAccessors(scope)

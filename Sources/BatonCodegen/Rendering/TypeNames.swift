@@ -4,6 +4,8 @@ import GraphQL
 struct TypeNames {
     let namespace: String?
     let customScalars: [String: String]
+    /// Relay providers mapped to Swift types.
+    var providedVariables: [String: String] = [:]
 
     /// A schema type's Swift name (inside the namespace when there is one).
     func schemaType(_ name: String) -> String {
