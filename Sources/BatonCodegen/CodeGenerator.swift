@@ -77,7 +77,9 @@ public enum CodeGenerator {
         for operation in documents.operations {
             let kind = GraphQLOperationType(operation.operation)
             let name = operation.name?.value ?? ""
-            let typeName = name.hasSuffix(kind.suffix) ? name : name + kind.suffix
+            // A local cache mutation is named as Apollo names it: `…LocalCacheMutation`.
+            let suffix = operation.directives.contains { $0.name.value == ClientDirectives.localCacheMutation } ? "LocalCacheMutation" : kind.suffix
+            let typeName = name.hasSuffix(suffix) ? name : name + suffix
             guard let rootType = rootTypes[kind] else {
                 errors.append(CodegenError("the schema has no \(kind.rawValue) type", at: .of(operation)))
                 continue
