@@ -255,6 +255,23 @@ public enum CodeGenerator {
             }
             files.append(GeneratedFile(relativePath: "SchemaTypes.swift", contents: prelude + schemaUnits.map(\.body).joined(separator: "\n")))
         }
+        // One module may not hold two files of the same name (a fragment named SchemaMetadata):
+        // a later one takes its folder's name too.
+        var baseNames: Set<String> = []
+        for (offset, file) in files.enumerated() {
+            let name = (file.relativePath as NSString).lastPathComponent
+            if baseNames.insert(name).inserted { continue }
+            let folder = (file.relativePath as NSString).deletingLastPathComponent
+            let stem = (name as NSString).deletingPathExtension
+            var candidate = "\(stem)+\((folder as NSString).lastPathComponent).swift"
+            var counter = 2
+            while baseNames.contains(candidate) {
+                candidate = "\(stem)+\((folder as NSString).lastPathComponent)\(counter).swift"
+                counter += 1
+            }
+            baseNames.insert(candidate)
+            files[offset] = GeneratedFile(relativePath: (folder as NSString).appendingPathComponent(candidate), contents: file.contents)
+        }
         return GeneratedOutput(files: files, manifest: OperationManifest(operations: manifest.sorted { $0.name < $1.name }))
     }
 

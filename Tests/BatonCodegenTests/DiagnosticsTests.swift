@@ -61,7 +61,7 @@ struct DiagnosticsTests {
         let text = """
             fragment F on User @refetchable(queryName: "FRefetch", bogus: 1) {
               id
-              ... on User @include(if: true, bogus: 2) { name }
+              ... on User @include(if: true, bogus: 2) { email }
             }
             """
         #expect(

@@ -6,8 +6,8 @@ import Testing
 @testable import BatonCodegen
 
 /// Apollo's AnimalKingdom local cache mutations (`@apollo_client_ios_localCacheMutation`) generate
-/// mutable selection sets (checked in under `LocalCacheMutation/Generated/` and compiled into
-/// this target), and edits through them reach the records the data was read from.
+/// mutable selection sets (checked in under `LocalCacheMutation/Generated/`, one file per
+/// document so that no name repeats the golden files', and compiled into this target), and edits through them reach the records the data was read from.
 @Suite("Local cache mutations")
 struct LocalCacheMutationTests {
     static let output = TestPaths.packageRoot.appendingPathComponent("Tests/BatonCodegenTests/LocalCacheMutation/Generated")
@@ -19,7 +19,7 @@ struct LocalCacheMutationTests {
             .map { kingdom.appendingPathComponent($0).path }
             + [TestPaths.fixtures.appendingPathComponent("LocalCacheMutation/CachedAnimals.graphql").path]
         return try CodeGenerator.generate(
-            schema: schema, sources: try DocumentCollector.collect(globs: documents), options: GenerationOptions(namespace: "AnimalKingdomAPI"))
+            schema: schema, sources: try DocumentCollector.collect(globs: documents), options: GenerationOptions(namespace: "AnimalKingdomAPI", fileLayout: .perDocument))
     }
 
     @Test func generatedCodeMatchesTheCheckedInFiles() throws {
@@ -36,11 +36,15 @@ struct LocalCacheMutationTests {
         #expect(Set(output.manifest.operations.map(\.name)) == ["CachedAnimals", "CachedPets"])
     }
 
+    /// Whether a type is mutable, asked at run time.
+    func isMutable(_ type: Any.Type) -> Bool { type is any MutableSelectionSet.Type }
+
     @Test func localCacheMutationsAreMutableTypesNamedAsApolloNamesThem() {
-        #expect(AllAnimalsLocalCacheMutation.Data.self is any MutableRootSelectionSet.Type)
-        #expect(AllAnimalsLocalCacheMutation.Data.AllAnimal.self is any MutableSelectionSet.Type)
-        #expect(PetDetailsMutation.self is any MutableFragment.Type)
-        #expect(CachedAnimalsQuery.Data.self is any MutableSelectionSet.Type == false)
+        #expect(isMutable(AllAnimalsLocalCacheMutation.Data.self))
+        #expect(isMutable(AllAnimalsLocalCacheMutation.Data.AllAnimal.AsBird.self))
+        #expect(isMutable(PetDetailsMutation.self))
+        #expect(!isMutable(CachedAnimalsQuery.Data.self))
+        #expect(AllAnimalsLocalCacheMutation.operationName == "AllAnimalsLocalCacheMutation")
         #expect(!AllAnimalsLocalCacheMutation.operationDocument.contains("@apollo_client_ios_localCacheMutation"))
     }
 
@@ -50,7 +54,10 @@ struct LocalCacheMutationTests {
                 "__typename": "Dog", "id": "1", "species": "Canis", "skinCovering": "FUR", "humanName": "Rex",
                 "owner": ["__typename": "Human", "id": "10", "firstName": "Ada"], "adoptionDate": "2020-01-02",
             ],
-            ["__typename": "Bird", "id": "2", "species": "Parrot", "skinCovering": "FEATHERS", "wingspan": 0.5],
+            [
+                "__typename": "Bird", "id": "2", "species": "Parrot", "skinCovering": "FEATHERS", "wingspan": 0.5, "humanName": nil,
+                "owner": nil, "adoptionDate": nil,
+            ],
         ]
     ]
 

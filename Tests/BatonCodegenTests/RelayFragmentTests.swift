@@ -180,13 +180,13 @@ struct RelayFragmentTests {
             try errors(["f.graphql": Self.todoFragment, "q.graphql": "query A {\n  viewer { ...Todos_user @arguments(count: 2) }\n}\n"])
                 == """
                 $DIR/q.graphql:2:12: error: fragment "Todos_user" needs its argument "done" (Boolean!, no default): pass it with @arguments(done: …)
-                $DIR/f.graphql:1:78: note: "done" defined here
+                $DIR/f.graphql:1:89: note: "done" defined here
                 """)
     }
 
     @Test func providedVariablesAreOperationVariablesOfTheirOwn() throws {
         let files = [
-            "f.graphql": "fragment P on User @argumentDefinitions(flag: {type: \"Boolean!\", provider: \"Features.flag\"}) { id name @include(if: $flag) }\n",
+            "f.graphql": "fragment P on User @argumentDefinitions(flag: {type: \"Boolean!\", provider: \"Features.flag\"}) { id email @include(if: $flag) }\n",
             "q.graphql": "query Q { viewer { ...P } }\n",
         ]
         let output = try generate(files)
@@ -209,12 +209,12 @@ struct RelayFragmentTests {
     }
 
     @Test func aProvidedVariableCannotBePassedOrDefaulted() throws {
-        let fragment = "fragment P on User @argumentDefinitions(flag: {type: \"Boolean!\", provider: \"Flag\"}) { name @include(if: $flag) }\n"
+        let fragment = "fragment P on User @argumentDefinitions(flag: {type: \"Boolean!\", provider: \"Flag\"}) { email @include(if: $flag) }\n"
         #expect(
             try errors(["f.graphql": fragment, "q.graphql": "query Q { viewer { ...P @arguments(flag: true) } }\n"])
-                == "$DIR/q.graphql:1:37: error: \"flag\" of fragment \"P\" is a provided variable; its provider gives it, @arguments cannot")
+                == "$DIR/q.graphql:1:36: error: \"flag\" of fragment \"P\" is a provided variable; its provider gives it, @arguments cannot")
         #expect(
             try errors(["f.graphql": "fragment P on User @argumentDefinitions(flag: {type: \"Boolean\", provider: \"Flag\", defaultValue: true}) { id }\n"])
-                == "$DIR/f.graphql:1:64: error: a provided variable (flag) cannot have a defaultValue")
+                == "$DIR/f.graphql:1:65: error: a provided variable (flag) cannot have a defaultValue")
     }
 }

@@ -3,7 +3,7 @@ import BatonAPI
 
 extension GoldenAPI {
     /// What a publication is.
-    public enum Kind: String, EnumType {
+    public enum Kind: Swift.String, BatonAPI.EnumType {
         case book = "BOOK"
         case magazine = "MAGAZINE"
         /// A short one.

@@ -108,3 +108,49 @@ public struct CachedAnimalsQuery: BatonAPI.GraphQLQuery {
         }
     }
 }
+
+public struct CachedPetsQuery: BatonAPI.GraphQLQuery {
+    public static let operationName = "CachedPets"
+    public static let operationDocument = """
+        query CachedPets($filters: PetSearchFilters!) { pets(filters: $filters) { __typename id humanName } }
+        """
+    public static let operationIdentifier = "b1c6cf15449f3cae463b28a9696ae6fe9e7fe27c06a7139401a4d8839a015f99"
+
+    public var filters: AnimalKingdomAPI.PetSearchFilters
+
+    public init(filters: AnimalKingdomAPI.PetSearchFilters) {
+        self.filters = filters
+    }
+
+    public var variables: BatonAPI.GraphQLVariables? { ["filters": filters] }
+
+    public struct Data: BatonAPI.RootSelectionSet {
+        public let __data: BatonAPI.DataDict
+        public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }
+
+        public static let __parentType = BatonAPI.TypeCondition("Query")
+        public static let __selections: [BatonAPI.Selection] = [
+            .field("pets", type: .nonNull(.list(.nonNull(.object("Pet")))), arguments: ["filters": .variable("filters")], selections: Pet.__selections),
+        ]
+
+        public var pets: [Pet] { __data["pets"] }
+
+        /// Pet
+        ///
+        /// Parent Type: `Pet`
+        public struct Pet: BatonAPI.SelectionSet {
+            public let __data: BatonAPI.DataDict
+            public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }
+
+            public static let __parentType = BatonAPI.TypeCondition("Pet", possibleTypes: ["Bird", "Cat", "Dog", "Fish", "PetRock", "Rat"])
+            public static let __selections: [BatonAPI.Selection] = [
+                .field("__typename", type: .nonNull(.scalar("String"))),
+                .field("id", type: .nonNull(.scalar("ID"))),
+                .field("humanName", type: .scalar("String")),
+            ]
+
+            public var id: Swift.String { __data["id"] }
+            public var humanName: Swift.String? { __data["humanName"] }
+        }
+    }
+}
