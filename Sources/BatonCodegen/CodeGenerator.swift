@@ -179,7 +179,18 @@ public enum CodeGenerator {
             if let alias = SwiftNaming.topLevelAlias(name) { writer.raw(alias) }
             if let refetchable = refetchQueries.refetchables[name] {
                 writer.line()
-                renderRefetchable(refetchable, into: &writer)
+                // Mapped providers of the refetch query's provided variables give their values
+                // with the defaults (pagination sends the defaults as variables).
+                var provided: [(name: String, expression: String)] = []
+                if let query = documents.operations.first(where: { $0.name?.value == refetchable.queryName }) {
+                    for variable in DocumentPrinter.providedVariables(query, fragments: documents.fragments, arguments: fragmentArguments) {
+                        guard let providerType = options.providedVariables[variable.provider],
+                            let type = operationRenderer.inputType(variable.type)
+                        else { continue }
+                        provided.append((variable.variableName, "(\(providerType).value as \(names.input(type))).variableJSON ?? .null"))
+                    }
+                }
+                renderRefetchable(refetchable, provided: provided, into: &writer)
             }
             units.append(("Fragments/\(name).swift", documents.sourcePaths["fragment " + name] ?? "", writer.text))
         }
@@ -276,14 +287,21 @@ public enum CodeGenerator {
     }
 
     /// The `RefetchableFragment` (or `PaginatedFragment`) conformance of a `@refetchable` fragment.
-    static func renderRefetchable(_ refetchable: RefetchableFragment, into writer: inout SwiftWriter) {
+    static func renderRefetchable(
+        _ refetchable: RefetchableFragment, provided: [(name: String, expression: String)] = [], into writer: inout SwiftWriter
+    ) {
         let queryType = refetchable.queryName.hasSuffix("Query") ? refetchable.queryName : refetchable.queryName + "Query"
         let paginated = refetchable.connectionPath != nil && (refetchable.forward != nil || refetchable.backward != nil)
         writer.block("extension \(refetchable.fragmentName): \(paginated ? "BatonAPI.PaginatedFragment" : "BatonAPI.RefetchableFragment")") { w in
             w.line("public typealias RefetchQuery = \(queryType)")
             w.line("public static let refetchRoot: BatonAPI.RefetchRoot = .\(refetchable.root.rawValue)")
             let defaults = refetchable.argumentDefaults.map { "\(SwiftNaming.stringLiteral($0.name)): \(ValueRenderer.jsonValue($0.value))" }
-            w.line("public static let argumentDefaults: BatonAPI.JSONObject = [\(defaults.isEmpty ? ":" : defaults.joined(separator: ", "))]")
+            if provided.isEmpty {
+                w.line("public static let argumentDefaults: BatonAPI.JSONObject = [\(defaults.isEmpty ? ":" : defaults.joined(separator: ", "))]")
+            } else {
+                let entries = defaults + provided.map { "\(SwiftNaming.stringLiteral($0.name)): \($0.expression)" }
+                w.line("public static var argumentDefaults: BatonAPI.JSONObject { [\(entries.joined(separator: ", "))] }")
+            }
             if paginated, let path = refetchable.connectionPath {
                 func direction(_ pagination: RefetchableFragment.Pagination?) -> String {
                     guard let pagination else { return "nil" }

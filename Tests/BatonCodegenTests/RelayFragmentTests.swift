@@ -208,6 +208,26 @@ struct RelayFragmentTests {
         #expect(mapped.contains("[\"__relay_internal__pv__Featuresflag\": (FeatureFlags.NewNames.value as Swift.Bool)]"))
     }
 
+    @Test func aRefetchableFragmentWithAProvidedVariableRefetchesWithTheProviders() throws {
+        let output = try generate([
+            "f.graphql": "fragment P on User @refetchable(queryName: \"PRefetch\") @argumentDefinitions(flag: {type: \"Boolean!\", provider: \"Flag\"}) { id email @include(if: $flag) }\n"
+        ])
+        let body = try #require(document(output, "PRefetch"))
+        // User is Query.viewer's type: refetched through viewer, the provider's variable declared.
+        #expect(body.hasPrefix("query PRefetch($__relay_internal__pv__Flag: Boolean!) { viewer { __typename ...P_"))
+        #expect(body.contains("@include(if: $__relay_internal__pv__Flag)"))
+        // Mapped, the provider's value goes with the defaults pagination and refetching send.
+        let generation = try Generation()
+        defer { generation.remove() }
+        try generation.write(
+            "f.graphql",
+            "fragment P on User @refetchable(queryName: \"PRefetch\") @argumentDefinitions(flag: {type: \"Boolean!\", provider: \"Flag\"}) { id email @include(if: $flag) }\n")
+        var options = GenerationOptions()
+        options.providedVariables = ["Flag": "Flags.Beta"]
+        let swift = try #require(try generation.generate(options: options).files.first { $0.relativePath == "Fragments/P.swift" }?.contents)
+        #expect(swift.contains("public static var argumentDefaults: BatonAPI.JSONObject { [\"__relay_internal__pv__Flag\": (Flags.Beta.value as Swift.Bool).variableJSON ?? .null] }"))
+    }
+
     @Test func aProvidedVariableCannotBePassedOrDefaulted() throws {
         let fragment = "fragment P on User @argumentDefinitions(flag: {type: \"Boolean!\", provider: \"Flag\"}) { email @include(if: $flag) }\n"
         #expect(

@@ -69,7 +69,9 @@ struct RefetchQuerySynthesizer {
             var variables: [String] = []
             var declared: Set<String> = []
             var refetchable = RefetchableFragment(fragmentName: name, queryName: queryName, root: root)
-            for definition in arguments.definitions[name] ?? [] {
+            // Provided variables are not the refetch query's: their providers give them.
+            let ownArguments = (arguments.definitions[name] ?? []).filter { $0.provider == nil }
+            for definition in ownArguments {
                 var text = "$\(definition.name): \(definition.typeText)"
                 if let value = definition.defaultValue {
                     text += " = " + DocumentPrinter.value(value)
@@ -97,7 +99,7 @@ struct RefetchQuerySynthesizer {
                 }
                 variables.append("$id: ID!")
             }
-            let passed = (arguments.definitions[name] ?? []).map { "\($0.name): $\($0.name)" }
+            let passed = ownArguments.map { "\($0.name): $\($0.name)" }
             var spread = "...\(name)"
             if !passed.isEmpty { spread += " @arguments(\(passed.joined(separator: ", ")))" }
             let body: String
