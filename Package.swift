@@ -152,7 +152,7 @@ let package = Package(
         .plugin(name: "BatonCodegenPlugin", capability: .buildTool(), dependencies: ["baton"]),
         .testTarget(
             name: "BatonCodegenTests",
-            dependencies: ["BatonCodegen", "BatonAPI", "BatonExampleServer"],
+            dependencies: ["BatonCodegen", "BatonAPI", "BatonStore", "BatonExampleServer"],
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "BatonAPITests", dependencies: ["BatonAPI", "BatonExampleAPI"]),

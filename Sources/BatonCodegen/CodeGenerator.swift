@@ -5,6 +5,8 @@ import GraphQL
 public struct GenerationOptions: Sendable, Hashable {
     public var namespace: String?
     public var customScalars: [String: String]
+    /// Relay providers mapped to Swift types, by provider name (`CodegenConfiguration.providedVariables`).
+    public var providedVariables: [String: String] = [:]
     public var fileLayout: CodegenConfiguration.FileLayout
 
     public init(namespace: String? = nil, customScalars: [String: String] = [:], fileLayout: CodegenConfiguration.FileLayout = .perDefinition) {
@@ -31,8 +33,9 @@ public enum CodeGenerator {
     public static func run(_ configuration: CodegenConfiguration) throws(CodegenErrors) -> OutputWriter.Summary {
         let schema = try SchemaLoader.load(paths: configuration.schemaPaths)
         let sources = try DocumentCollector.collect(globs: configuration.documentGlobs)
-        let options = GenerationOptions(
+        var options = GenerationOptions(
             namespace: configuration.namespace, customScalars: configuration.customScalars, fileLayout: configuration.fileLayout)
+        options.providedVariables = configuration.providedVariables
         let output = try generate(schema: schema, sources: sources, options: options)
         do throws(CodegenError) {
             var summary = try OutputWriter.write(output.files, to: configuration.outputDirectory)
@@ -54,7 +57,7 @@ public enum CodeGenerator {
     public static func generate(schema: LoadedSchema, sources: [DocumentSource], options: GenerationOptions = GenerationOptions()) throws(CodegenErrors) -> GeneratedOutput {
         var documents = try DocumentValidator.validate(sources, schema: schema)
         let index = SchemaIndex(schema)
-        let names = TypeNames(namespace: options.namespace, customScalars: options.customScalars)
+        let names = TypeNames(namespace: options.namespace, customScalars: options.customScalars, providedVariables: options.providedVariables)
         var errors: [CodegenError] = []
 
         // Relay's fragment arguments and @refetchable: the refetch queries are documents too.
@@ -65,6 +68,9 @@ public enum CodeGenerator {
         errors += fragmentArguments.errors + refetchQueries.errors
         if !errors.isEmpty { throw CodegenErrors(errors) }
         if !refetchSources.isEmpty { documents = try DocumentValidator.validate(sources + refetchSources, schema: schema) }
+        // What Relay's compiler adds for its runtime: id to refetch through node(id:), pageInfo of connections.
+        let nodeRefetchable = Set(refetchQueries.refetchables.values.filter { $0.root == .node }.map(\.fragmentName))
+        documents = RelayAdditions(index: index).apply(to: documents, nodeRefetchable: nodeRefetchable)
 
         // Top-level names, checked for clashes.
         var topLevel: [String: SourceLocation?] = [:]
@@ -80,7 +86,9 @@ public enum CodeGenerator {
         for operation in documents.operations {
             let kind = GraphQLOperationType(operation.operation)
             let name = operation.name?.value ?? ""
-            let typeName = name.hasSuffix(kind.suffix) ? name : name + kind.suffix
+            // A local cache mutation is named as Apollo names it: `…LocalCacheMutation`.
+            let suffix = operation.directives.contains { $0.name.value == ClientDirectives.localCacheMutation } ? "LocalCacheMutation" : kind.suffix
+            let typeName = name.hasSuffix(suffix) ? name : name + suffix
             guard let rootType = rootTypes[kind] else {
                 errors.append(CodegenError("the schema has no \(kind.rawValue) type", at: .of(operation)))
                 continue
@@ -90,6 +98,17 @@ public enum CodeGenerator {
         }
         for name in documents.fragments.keys.sorted() {
             claim(name, at: .of(documents.fragments[name]))
+        }
+        // Generated code names BatonAPI's and Swift's types module-qualified: a type named like
+        // either module would hide it.
+        for name in topLevel.keys.sorted() where SwiftNaming.moduleNames.contains(name) {
+            errors.append(
+                CodegenError(
+                    "the generated type \"\(name)\" would hide the \(name) module that generated code refers to; rename it",
+                    at: topLevel[name] ?? nil))
+        }
+        if let namespace = options.namespace, SwiftNaming.moduleNames.contains(namespace) {
+            errors.append(CodegenError("the namespace \"\(namespace)\" would hide the \(namespace) module that generated code refers to"))
         }
 
         // Nested structs must not shadow the top-level types generated code names unqualified.
@@ -120,6 +139,11 @@ public enum CodeGenerator {
         for name in used.enums + used.inputObjects + used.customScalars {
             if let location = topLevel[name] {
                 errors.append(CodegenError("\"\(name)\" is also a schema type; rename the operation or fragment", at: location))
+            } else if options.namespace == nil, SwiftNaming.moduleNames.contains(name) {
+                errors.append(
+                    CodegenError(
+                        "the schema type \"\(name)\" would hide the \(name) module that generated code refers to; generate with a namespace",
+                        at: schema.typeLocations[name]))
             }
         }
         if !errors.isEmpty { throw CodegenErrors(errors) }
@@ -146,6 +170,8 @@ public enum CodeGenerator {
             let written = documents.sourcePaths["operation " + (operation.name?.value ?? "")] ?? ""
             let source = refetchQueries.fragmentPaths[written] ?? written
             units.append(("Operations/\(typeName).swift", source, writer.text))
+            // A local cache mutation is never sent: not a persisted query.
+            if operation.directives.contains(where: { $0.name.value == ClientDirectives.localCacheMutation }) { continue }
             let document = operationRenderer.document(operation)
             manifest.append(
                 OperationManifest.Operation(
@@ -160,20 +186,33 @@ public enum CodeGenerator {
                 w.line("public static let fragmentDefinition = \(SwiftNaming.stringLiteral(DocumentPrinter.fragment(definition)))")
                 w.line()
             }
+            if let alias = SwiftNaming.topLevelAlias(name) { writer.raw(alias) }
             if let refetchable = refetchQueries.refetchables[name] {
                 writer.line()
-                renderRefetchable(refetchable, into: &writer)
+                // Mapped providers of the refetch query's provided variables give their values
+                // with the defaults (pagination sends the defaults as variables).
+                var provided: [(name: String, expression: String)] = []
+                if let query = documents.operations.first(where: { $0.name?.value == refetchable.queryName }) {
+                    for variable in DocumentPrinter.providedVariables(query, fragments: documents.fragments, arguments: fragmentArguments) {
+                        guard let providerType = options.providedVariables[variable.provider],
+                            let type = operationRenderer.inputType(variable.type)
+                        else { continue }
+                        provided.append((variable.variableName, "(\(providerType).value as \(names.input(type))).variableJSON ?? .null"))
+                    }
+                }
+                renderRefetchable(refetchable, provided: provided, into: &writer)
             }
             units.append(("Fragments/\(name).swift", documents.sourcePaths["fragment " + name] ?? "", writer.text))
         }
         if !errors.isEmpty { throw CodegenErrors(errors) }
 
-        func inNamespace(_ render: (inout SwiftWriter) -> Void) -> String {
+        func inNamespace(_ name: String, _ render: (inout SwiftWriter) -> Void) -> String {
             var writer = SwiftWriter()
             if let namespace = options.namespace {
                 writer.block("extension \(namespace)") { render(&$0) }
             } else {
                 render(&writer)
+                if let alias = SwiftNaming.topLevelAlias(name) { writer.raw(alias) }
             }
             return writer.text
         }
@@ -185,15 +224,15 @@ public enum CodeGenerator {
             guard let type = index.schema.getType(name: name) as? GraphQLEnumType else { continue }
             var shorthands = SwiftWriter()
             schemaTypes.renderEnumShorthands(type, into: &shorthands)
-            schemaUnits.append(("Schema/Enums/\(name).swift", inNamespace { schemaTypes.renderEnum(type, into: &$0) } + shorthands.text))
+            schemaUnits.append(("Schema/Enums/\(name).swift", inNamespace(name) { schemaTypes.renderEnum(type, into: &$0) } + shorthands.text))
         }
         for name in used.inputObjects {
             guard let type = index.schema.getType(name: name) as? GraphQLInputObjectType else { continue }
-            schemaUnits.append(("Schema/InputObjects/\(name).swift", inNamespace { schemaTypes.renderInputObject(type, into: &$0) }))
+            schemaUnits.append(("Schema/InputObjects/\(name).swift", inNamespace(name) { schemaTypes.renderInputObject(type, into: &$0) }))
         }
         for name in used.customScalars {
             guard let type = index.schema.getType(name: name) as? GraphQLScalarType else { continue }
-            schemaUnits.append(("Schema/CustomScalars/\(name).swift", inNamespace { schemaTypes.renderCustomScalar(type, into: &$0) }))
+            schemaUnits.append(("Schema/CustomScalars/\(name).swift", inNamespace(name) { schemaTypes.renderCustomScalar(type, into: &$0) }))
         }
         var metadataWriter = SwiftWriter()
         if let namespace = options.namespace {
@@ -239,6 +278,23 @@ public enum CodeGenerator {
             }
             files.append(GeneratedFile(relativePath: "SchemaTypes.swift", contents: prelude + schemaUnits.map(\.body).joined(separator: "\n")))
         }
+        // One module may not hold two files of the same name (a fragment named SchemaMetadata):
+        // a later one takes its folder's name too.
+        var baseNames: Set<String> = []
+        for (offset, file) in files.enumerated() {
+            let name = (file.relativePath as NSString).lastPathComponent
+            if baseNames.insert(name).inserted { continue }
+            let folder = (file.relativePath as NSString).deletingLastPathComponent
+            let stem = (name as NSString).deletingPathExtension
+            var candidate = "\(stem)+\((folder as NSString).lastPathComponent).swift"
+            var counter = 2
+            while baseNames.contains(candidate) {
+                candidate = "\(stem)+\((folder as NSString).lastPathComponent)\(counter).swift"
+                counter += 1
+            }
+            baseNames.insert(candidate)
+            files[offset] = GeneratedFile(relativePath: (folder as NSString).appendingPathComponent(candidate), contents: file.contents)
+        }
         var output = GeneratedOutput(files: files, manifest: OperationManifest(operations: manifest.sorted { $0.name < $1.name }))
         // `Upload` (the multipart request spec's) is a String by design: the file's form field name.
         output.unmappedCustomScalars = used.customScalars.filter { options.customScalars[$0] == nil && $0 != "Upload" }.sorted()
@@ -246,21 +302,28 @@ public enum CodeGenerator {
     }
 
     /// The `RefetchableFragment` (or `PaginatedFragment`) conformance of a `@refetchable` fragment.
-    static func renderRefetchable(_ refetchable: RefetchableFragment, into writer: inout SwiftWriter) {
+    static func renderRefetchable(
+        _ refetchable: RefetchableFragment, provided: [(name: String, expression: String)] = [], into writer: inout SwiftWriter
+    ) {
         let queryType = refetchable.queryName.hasSuffix("Query") ? refetchable.queryName : refetchable.queryName + "Query"
         let paginated = refetchable.connectionPath != nil && (refetchable.forward != nil || refetchable.backward != nil)
-        writer.block("extension \(refetchable.fragmentName): \(paginated ? "PaginatedFragment" : "RefetchableFragment")") { w in
+        writer.block("extension \(refetchable.fragmentName): \(paginated ? "BatonAPI.PaginatedFragment" : "BatonAPI.RefetchableFragment")") { w in
             w.line("public typealias RefetchQuery = \(queryType)")
-            w.line("public static let refetchRoot: RefetchRoot = .\(refetchable.root.rawValue)")
+            w.line("public static let refetchRoot: BatonAPI.RefetchRoot = .\(refetchable.root.rawValue)")
             let defaults = refetchable.argumentDefaults.map { "\(SwiftNaming.stringLiteral($0.name)): \(ValueRenderer.jsonValue($0.value))" }
-            w.line("public static let argumentDefaults: JSONObject = [\(defaults.isEmpty ? ":" : defaults.joined(separator: ", "))]")
+            if provided.isEmpty {
+                w.line("public static let argumentDefaults: BatonAPI.JSONObject = [\(defaults.isEmpty ? ":" : defaults.joined(separator: ", "))]")
+            } else {
+                let entries = defaults + provided.map { "\(SwiftNaming.stringLiteral($0.name)): \($0.expression)" }
+                w.line("public static var argumentDefaults: BatonAPI.JSONObject { [\(entries.joined(separator: ", "))] }")
+            }
             if paginated, let path = refetchable.connectionPath {
                 func direction(_ pagination: RefetchableFragment.Pagination?) -> String {
                     guard let pagination else { return "nil" }
-                    return "PaginationVariables(count: \(SwiftNaming.stringLiteral(pagination.countVariable)), cursor: \(SwiftNaming.stringLiteral(pagination.cursorVariable)))"
+                    return "BatonAPI.PaginationVariables(count: \(SwiftNaming.stringLiteral(pagination.countVariable)), cursor: \(SwiftNaming.stringLiteral(pagination.cursorVariable)))"
                 }
                 w.line(
-                    "public static let connection = ConnectionPagination(path: [\(path.map(SwiftNaming.stringLiteral).joined(separator: ", "))], "
+                    "public static let connection = BatonAPI.ConnectionPagination(path: [\(path.map(SwiftNaming.stringLiteral).joined(separator: ", "))], "
                         + "forward: \(direction(refetchable.forward)), backward: \(direction(refetchable.backward)))")
             }
         }

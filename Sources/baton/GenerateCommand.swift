@@ -31,6 +31,11 @@ struct GenerateCommand: ParsableCommand {
     @Option(name: .customLong("custom-scalar"), help: "Map a custom scalar to a Swift type conforming to CustomScalarType: NAME=SwiftType. Repeatable.")
     var customScalars: [String] = []
 
+    @Option(
+        name: .customLong("provided-variable"),
+        help: "Map a Relay provider (@argumentDefinitions(x: {provider: \"NAME\"})) to a Swift type with a static `value`: NAME=SwiftType. Repeatable.")
+    var providedVariables: [String] = []
+
     @Option(name: .long, help: "per-definition (default) or per-document.")
     var layout: String?
 
@@ -89,6 +94,13 @@ struct GenerateCommand: ParsableCommand {
                 throw CodegenError("--custom-scalar takes NAME=SwiftType, not \(mapping)")
             }
             configuration.customScalars[parts[0]] = parts[1]
+        }
+        for mapping in providedVariables {
+            let parts = mapping.split(separator: "=", maxSplits: 1).map(String.init)
+            guard parts.count == 2, !parts[0].isEmpty, !parts[1].isEmpty else {
+                throw CodegenError("--provided-variable takes NAME=SwiftType, not \(mapping)")
+            }
+            configuration.providedVariables[parts[0]] = parts[1]
         }
         guard !configuration.documentGlobs.isEmpty else {
             throw CodegenError("no documents: name them with \"documents\" in baton.json or with --documents")

@@ -43,7 +43,7 @@ struct SwiftLiteralTests {
         let output = try generation.generate()
         let query = try #require(output.files.first { $0.relativePath == "Operations/HeroViewQuery.swift" })
         #expect(query.contents.contains("query HeroView($episode: Episode) { hero(episode: $episode) { __typename ...HeroParts } }\n        fragment HeroParts on Character { __typename name appearsIn }"))
-        #expect(query.contents.contains("public var appearsIn: [GraphQLEnum<Episode>?] { __data[\"appearsIn\"] }"))
+        #expect(query.contents.contains("public var appearsIn: [BatonAPI.GraphQLEnum<Episode>?] { __data[\"appearsIn\"] }"))
         #expect(output.files.contains { $0.relativePath == "Fragments/HeroParts.swift" })
     }
 }
@@ -84,7 +84,7 @@ struct ClientDirectiveTests {
         #expect(remove.contains("directives: [.deleteEdge(connections: .list([\"client:root:__TodoList_todos_connection\"]))]"))
         let todos = try #require(output.files.first { $0.relativePath == "Operations/TodosQuery.swift" }?.contents)
         #expect(todos.contains(".field(\"__id\", type: .nonNull(.scalar(\"ID\"))),"))
-        #expect(todos.contains("public var __id: String { __data[\"__id\"] }"))
+        #expect(todos.contains("public var __id: Swift.String { __data[\"__id\"] }"))
     }
 
     @Test func perDocumentLayoutAndNamespace() throws {
@@ -96,8 +96,8 @@ struct ClientDirectiveTests {
         #expect(output.files.map(\.relativePath) == ["Empty.graphql.swift", "HeroName.graphql.swift", "SchemaTypes.swift"])
         let schemaTypes = try #require(output.files.last?.contents)
         #expect(schemaTypes.contains("public enum StarWars {}"))
-        #expect(schemaTypes.contains("extension StarWars {\n    /// The episodes in the Star Wars trilogy\n    public enum Episode: String, EnumType {"))
-        #expect(schemaTypes.contains("public static let schemaMetadata = SchemaMetadata("))
-        #expect(output.files[1].contents.contains("public var episode: GraphQLNullable<GraphQLEnum<StarWars.Episode>>"))
+        #expect(schemaTypes.contains("extension StarWars {\n    /// The episodes in the Star Wars trilogy\n    public enum Episode: Swift.String, BatonAPI.EnumType {"))
+        #expect(schemaTypes.contains("public static let schemaMetadata = BatonAPI.SchemaMetadata("))
+        #expect(output.files[1].contents.contains("public var episode: BatonAPI.GraphQLNullable<BatonAPI.GraphQLEnum<StarWars.Episode>>"))
     }
 }

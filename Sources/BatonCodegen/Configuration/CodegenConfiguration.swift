@@ -25,6 +25,9 @@ public struct CodegenConfiguration: Sendable, Hashable {
     public var operationManifestPath: String?
     /// Custom scalars mapped to Swift types conforming to `CustomScalarType`, by GraphQL name.
     public var customScalars: [String: String]
+    /// Relay's provided variables (`@argumentDefinitions(x: {type: "Boolean!", provider: "Name"})`)
+    /// mapped to Swift types with a `static var value` of the variable's Swift type, by provider name.
+    public var providedVariables: [String: String] = [:]
     public var fileLayout: FileLayout
 
     public init(
@@ -111,9 +114,16 @@ public struct CodegenConfiguration: Sendable, Hashable {
                 for (name, swiftType) in scalars {
                     configuration.customScalars[name] = try string(swiftType, "customScalars.\(name)")
                 }
+            case "providedVariables":
+                guard case .object(let providers) = value.value else {
+                    throw CodegenError("\"providedVariables\" must be an object of provider names to Swift types", at: value.location(in: path))
+                }
+                for (name, swiftType) in providers {
+                    configuration.providedVariables[name] = try string(swiftType, "providedVariables.\(name)")
+                }
             default:
                 throw CodegenError(
-                    "unknown key \"\(key)\" (expected schema, documents, output, namespace, operationManifest, customScalars, layout)",
+                    "unknown key \"\(key)\" (expected schema, documents, output, namespace, operationManifest, customScalars, providedVariables, layout)",
                     at: value.location(in: path))
             }
         }

@@ -19,7 +19,8 @@ extension CodegenError {
         } else if let location = error.locations.first {
             self.init(message, at: SourceLocation(path: error.source?.name ?? defaultPath, line: location.line, column: location.column))
         } else {
-            self.init(message, at: nil)
+            // No place given: the start of the file, so the error still says which.
+            self.init(message, at: SourceLocation(path: error.source?.name ?? defaultPath, line: 1, column: 1))
         }
     }
 }

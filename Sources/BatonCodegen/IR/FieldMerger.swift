@@ -19,19 +19,20 @@ final class FieldMerger {
         for selection in scope.selections {
             switch selection {
             case .field(let field):
+                if field.isAdded { continue }
                 result.append(
                     MergedField(
                         responseKey: field.responseKey, name: field.name, type: field.type, description: field.description,
                         isConditional: !field.conditionSets.contains([]), scope: field.child))
             case .inlineFragment(let child):
-                guard index.condition(child.typeName, alwaysMatches: scope.typeName) else { continue }
+                guard child.alias == nil, index.condition(child.typeName, alwaysMatches: scope.typeName) else { continue }
                 let conditional = !child.conditions.isEmpty || child.isDeferred
                 for var field in ownFields(child) {
                     field.isConditional = field.isConditional || conditional
                     result.append(field)
                 }
-            case .fragmentSpread(let name, let conditions, let isDeferred, _):
-                guard let fragment = builder.fragmentScope(name), index.condition(fragment.typeName, alwaysMatches: scope.typeName)
+            case .fragmentSpread(let name, let conditions, let isDeferred, _, let alias):
+                guard alias == nil, let fragment = builder.fragmentScope(name), index.condition(fragment.typeName, alwaysMatches: scope.typeName)
                 else { continue }
                 let conditional = !conditions.isEmpty || isDeferred
                 for var field in ownFields(fragment) {
@@ -53,14 +54,14 @@ final class FieldMerger {
         for selection in parent.selections {
             switch selection {
             case .inlineFragment(let sibling):
-                guard sibling !== scope, narrows(sibling.typeName) else { continue }
+                guard sibling !== scope, sibling.alias == nil, narrows(sibling.typeName) else { continue }
                 let conditional = !sibling.conditions.isEmpty || sibling.isDeferred
                 for var field in ownFields(sibling) {
                     field.isConditional = field.isConditional || conditional
                     result.append(field)
                 }
-            case .fragmentSpread(let name, let conditions, let isDeferred, _):
-                guard let fragment = builder.fragmentScope(name), narrows(fragment.typeName) else { continue }
+            case .fragmentSpread(let name, let conditions, let isDeferred, _, let alias):
+                guard alias == nil, let fragment = builder.fragmentScope(name), narrows(fragment.typeName) else { continue }
                 let conditional = !conditions.isEmpty || isDeferred
                 for var field in ownFields(fragment) {
                     field.isConditional = field.isConditional || conditional
@@ -175,12 +176,12 @@ final class FieldMerger {
         func collect(_ current: SelectionScope, conditional: Bool) {
             for selection in current.selections {
                 switch selection {
-                case .fragmentSpread(let name, let conditions, let isDeferred, _):
-                    guard let fragment = builder.fragmentScope(name) else { continue }
+                case .fragmentSpread(let name, let conditions, let isDeferred, _, let alias):
+                    guard alias == nil, let fragment = builder.fragmentScope(name) else { continue }
                     let optional = conditional || !conditions.isEmpty || isDeferred || !index.condition(fragment.typeName, alwaysMatches: scope.typeName)
                     add(name, optional)
                 case .inlineFragment(let child):
-                    guard index.condition(child.typeName, alwaysMatches: scope.typeName) else { continue }
+                    guard child.alias == nil, index.condition(child.typeName, alwaysMatches: scope.typeName) else { continue }
                     collect(child, conditional: conditional || !child.conditions.isEmpty || child.isDeferred)
                 case .field:
                     break
@@ -189,7 +190,7 @@ final class FieldMerger {
         }
         if scope.kind == .inlineFragment, let parent = scope.enclosing {
             for case .inlineFragment(let sibling) in parent.selections
-            where sibling !== scope && index.condition(sibling.typeName, alwaysMatches: scope.typeName)
+            where sibling !== scope && sibling.alias == nil && index.condition(sibling.typeName, alwaysMatches: scope.typeName)
                 && !index.condition(sibling.typeName, alwaysMatches: parent.typeName)
             {
                 collect(sibling, conditional: !sibling.conditions.isEmpty || sibling.isDeferred)

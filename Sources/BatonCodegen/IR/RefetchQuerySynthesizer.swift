@@ -64,16 +64,14 @@ struct RefetchQuerySynthesizer {
                         at: .of(directive)))
                 continue
             }
-            if root == .node, !selectsID(fragment.selectionSet) {
-                errors.append(CodegenError("@refetchable fragment \"\(name)\" on \(typeName) must select id", at: .of(directive)))
-                continue
-            }
 
             // The query's variables: the fragment's own, then the operation variables it uses.
             var variables: [String] = []
             var declared: Set<String> = []
             var refetchable = RefetchableFragment(fragmentName: name, queryName: queryName, root: root)
-            for definition in arguments.definitions[name] ?? [] {
+            // Provided variables are not the refetch query's: their providers give them.
+            let ownArguments = (arguments.definitions[name] ?? []).filter { $0.provider == nil }
+            for definition in ownArguments {
                 var text = "$\(definition.name): \(definition.typeText)"
                 if let value = definition.defaultValue {
                     text += " = " + DocumentPrinter.value(value)
@@ -101,7 +99,7 @@ struct RefetchQuerySynthesizer {
                 }
                 variables.append("$id: ID!")
             }
-            let passed = (arguments.definitions[name] ?? []).map { "\($0.name): $\($0.name)" }
+            let passed = ownArguments.map { "\($0.name): $\($0.name)" }
             var spread = "...\(name)"
             if !passed.isEmpty { spread += " @arguments(\(passed.joined(separator: ", ")))" }
             let body: String
@@ -121,18 +119,11 @@ struct RefetchQuerySynthesizer {
                 let args = Dictionary(connection.field.arguments.map { ($0.name.value, $0.value) }, uniquingKeysWith: { a, _ in a })
                 if let count = args["first"] as? Variable, let cursor = args["after"] as? Variable {
                     refetchable.forward = .init(countVariable: count.name.value, cursorVariable: cursor.name.value)
-                    if !selectsPageInfo(connection.field, ["endCursor", "hasNextPage"]) {
-                        errors.append(
-                            CodegenError("the @connection of \"\(name)\" must select pageInfo { endCursor hasNextPage } to paginate forward", at: .of(connection.field)))
-                    }
                 }
                 if let count = args["last"] as? Variable, let cursor = args["before"] as? Variable {
                     refetchable.backward = .init(countVariable: count.name.value, cursorVariable: cursor.name.value)
-                    if !selectsPageInfo(connection.field, ["startCursor", "hasPreviousPage"]) {
-                        errors.append(
-                            CodegenError("the @connection of \"\(name)\" must select pageInfo { startCursor hasPreviousPage } to paginate backward", at: .of(connection.field)))
-                    }
                 }
+                // The pageInfo fields pagination reads are added when not selected (RelayAdditions).
                 // A connection without count/cursor variables can be refetched, not paginated.
             }
             refetchables[name] = refetchable
@@ -146,20 +137,12 @@ struct RefetchQuerySynthesizer {
             return interfaces.contains { $0.name == "Node" }
         }
         if let interface = index.schema.getType(name: typeName) as? GraphQLInterfaceType, let interfaces = try? interface.interfaces() {
-            return interfaces.contains { $0.name == "Node" }
+            if interfaces.contains(where: { $0.name == "Node" }) { return true }
+            // An interface whose implementations all implement Node: refetched through node(id:).
+            let possible = index.possibleTypes(of: typeName)
+            return !possible.isEmpty && possible.allSatisfy(isNode)
         }
         return false
-    }
-
-    private func selectsID(_ set: GraphQL.SelectionSet) -> Bool {
-        set.selections.contains { ($0 as? GraphQL.Field).map { $0.name.value == "id" && $0.alias == nil } ?? false }
-    }
-
-    private func selectsPageInfo(_ field: GraphQL.Field, _ names: [String]) -> Bool {
-        guard let pageInfo = field.selectionSet?.selections.compactMap({ $0 as? GraphQL.Field }).first(where: { $0.name.value == "pageInfo" && $0.alias == nil }),
-            let selected = pageInfo.selectionSet?.selections.compactMap({ ($0 as? GraphQL.Field)?.name.value })
-        else { return false }
-        return names.allSatisfy(selected.contains)
     }
 
     /// The first `@connection` field under a selection set, with its path of response keys.

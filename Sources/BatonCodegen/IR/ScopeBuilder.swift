@@ -27,6 +27,7 @@ final class ScopeBuilder {
         defer { building.remove(name) }
         let scope = SelectionScope(
             kind: .fragment, typeName: definition.typeCondition.name.value, swiftName: name, enclosing: nil, qualifiedPrefix: "")
+        scope.isLocalCacheMutation = definition.directives.contains { $0.name.value == ClientDirectives.localCacheMutation }
         fill(scope, with: [definition.selectionSet], addTypename: true)
         fragmentScopes[name] = scope
         return scope
@@ -35,6 +36,7 @@ final class ScopeBuilder {
     /// The `Data` scope of an operation whose Swift type is `typeName`.
     func operationScope(_ operation: OperationDefinition, rootType: String, typeName: String) -> SelectionScope {
         let scope = SelectionScope(kind: .root, typeName: rootType, swiftName: "Data", enclosing: nil, qualifiedPrefix: typeName)
+        scope.isLocalCacheMutation = operation.directives.contains { $0.name.value == ClientDirectives.localCacheMutation }
         fill(scope, with: [operation.selectionSet], addTypename: false)
         return scope
     }
@@ -52,6 +54,14 @@ final class ScopeBuilder {
             }
         }
         return result
+    }
+
+    /// Relay's `@alias(as:)` of a spread or inline fragment: the name given, else `defaultName`;
+    /// nil without `@alias`.
+    static func alias(_ directives: [Directive], default defaultName: String) -> String? {
+        guard let directive = directives.first(where: { $0.name.value == "alias" }) else { return nil }
+        if let name = (directive.arguments.first { $0.name.value == "as" }?.value as? StringValue)?.value { return name }
+        return defaultName
     }
 
     func isDeferred(_ directives: [Directive]) -> Bool {
@@ -74,6 +84,8 @@ final class ScopeBuilder {
         let typeCondition: String?
         let conditions: [Condition]
         let isDeferred: Bool
+        let alias: String?
+        let isAdded: Bool
         var selectionSets: [GraphQL.SelectionSet]
     }
 
@@ -82,7 +94,7 @@ final class ScopeBuilder {
         var entries: [Entry] = []
         var fields: [String: ScopedField] = [:]
         var inlines: [String: InlineGroup] = [:]
-        var spreads: [String: (name: String, conditions: [Condition], isDeferred: Bool, arguments: [(name: String, value: (any Value)?)])] = [:]
+        var spreads: [String: (name: String, conditions: [Condition], isDeferred: Bool, arguments: [(name: String, value: (any Value)?)], alias: String?)] = [:]
         var typenameSeen = false
 
         func collect(_ selectionSet: GraphQL.SelectionSet) {
@@ -112,6 +124,7 @@ final class ScopeBuilder {
                         }
                         existing.directives += node.directives.filter { d in !existing.directives.contains { $0.name.value == d.name.value } }
                         if let set = node.selectionSet { existing.subselections.append(set) }
+                        if !RelayAdditions.isAdded(node) { existing.isAdded = false }
                         continue
                     }
                     guard let info = index.field(node.name.value, on: scope.typeName) else {
@@ -122,6 +135,7 @@ final class ScopeBuilder {
                         name: node.name.value, alias: node.alias?.value, type: info.type, description: info.description,
                         arguments: node.arguments, conditions: conditions, directives: node.directives, node: node)
                     if let set = node.selectionSet { field.subselections.append(set) }
+                    field.isAdded = RelayAdditions.isAdded(node)
                     if key == "__typename", node.alias == nil { typenameSeen = true }
                     fields[key] = field
                     entries.append(.field(key))
@@ -129,12 +143,15 @@ final class ScopeBuilder {
                     guard let conditions = conditions(node.directives) else { continue }
                     let deferred = isDeferred(node.directives)
                     let typeCondition = node.typeCondition?.name.value
-                    let key = "\(typeCondition ?? "")|\(conditions.map { "\($0.isInverted ? "!" : "")\($0.variable)" })|\(deferred)"
+                    let alias = Self.alias(node.directives, default: typeCondition.map(SwiftNaming.lowerFirst) ?? "")
+                    let added = RelayAdditions.isAdded(node)
+                    let key = "\(typeCondition ?? "")|\(conditions.map { "\($0.isInverted ? "!" : "")\($0.variable)" })|\(deferred)|\(alias ?? "")|\(added)"
                     if inlines[key] != nil {
                         inlines[key]?.selectionSets.append(node.selectionSet)
                     } else {
                         inlines[key] = InlineGroup(
-                            typeCondition: typeCondition, conditions: conditions, isDeferred: deferred, selectionSets: [node.selectionSet])
+                            typeCondition: typeCondition, conditions: conditions, isDeferred: deferred, alias: alias, isAdded: added,
+                            selectionSets: [node.selectionSet])
                         entries.append(.inline(key))
                     }
                 case let node as FragmentSpread:
@@ -142,9 +159,10 @@ final class ScopeBuilder {
                     let deferred = isDeferred(node.directives)
                     let arguments = fragmentArguments.values(for: node.name.value, at: node)
                     let printedArguments = arguments.map { "\($0.name):\($0.value.map { DocumentPrinter.value($0) } ?? "null")" }
-                    let key = "\(node.name.value)|\(conditions.map { "\($0.isInverted ? "!" : "")\($0.variable)" })|\(deferred)|\(printedArguments)"
+                    let alias = Self.alias(node.directives, default: SwiftNaming.lowerCamel(node.name.value))
+                    let key = "\(node.name.value)|\(conditions.map { "\($0.isInverted ? "!" : "")\($0.variable)" })|\(deferred)|\(printedArguments)|\(alias ?? "")"
                     if spreads[key] == nil {
-                        spreads[key] = (node.name.value, conditions, deferred, arguments)
+                        spreads[key] = (node.name.value, conditions, deferred, arguments, alias)
                         entries.append(.spread(key))
                     }
                 default:
@@ -201,12 +219,15 @@ final class ScopeBuilder {
                     name += (condition.isInverted ? "IfNot" : "If") + SwiftNaming.capitalized(condition.variable)
                 }
                 if group.isDeferred { name += "Deferred" }
+                if let alias = group.alias, !alias.isEmpty { name = SwiftNaming.capitalized(alias) }
                 if name.isEmpty { name = "As" + SwiftNaming.capitalized(typeName) }
                 let child = SelectionScope(
                     kind: .inlineFragment, typeName: typeName, swiftName: uniqueName(name), enclosing: scope, qualifiedPrefix: "")
                 child.typeConditionWritten = group.typeCondition != nil
                 child.conditions = group.conditions
                 child.isDeferred = group.isDeferred
+                child.alias = group.alias
+                child.isAdded = group.isAdded
                 scope.children.append(child)
                 fill(child, with: group.selectionSets, addTypename: false)
                 scope.selections.append(.inlineFragment(child))
@@ -215,7 +236,8 @@ final class ScopeBuilder {
                 _ = fragmentScope(spread.name)
                 scope.selections.append(
                     .fragmentSpread(
-                        name: spread.name, conditions: spread.conditions, isDeferred: spread.isDeferred, arguments: spread.arguments))
+                        name: spread.name, conditions: spread.conditions, isDeferred: spread.isDeferred, arguments: spread.arguments,
+                        alias: spread.alias))
             }
         }
     }

@@ -30,6 +30,14 @@ final class SelectionScope {
     var typeConditionWritten = true
     var conditions: [Condition] = []
     var isDeferred = false
+    /// For an inline fragment with Relay's `@alias(as:)`: its accessor's name (its fields are not
+    /// merged into the parent). For one the generator added (`... on Node { id }`): no accessor.
+    var alias: String?
+    var isAdded = false
+    /// Set on an operation's `Data` or a fragment marked `@apollo_client_ios_localCacheMutation`.
+    var isLocalCacheMutation = false
+    /// Whether the struct is mutable (its properties have setters): inside a local cache mutation.
+    var isMutable: Bool { enclosing?.isMutable ?? isLocalCacheMutation }
 
     /// Other scopes whose fields this one shows too (the same field selected elsewhere).
     var extraSources: [SelectionScope] = []
@@ -48,6 +56,7 @@ final class SelectionScope {
     /// The struct's full Swift name, `HeroAndFriendsQuery.Data.Hero`.
     var qualifiedName: String {
         if let enclosing { return enclosing.qualifiedName + "." + swiftName }
+        if kind == .fragment { return SwiftNaming.topLevelReference(swiftName) }
         return qualifiedPrefix.isEmpty ? swiftName : qualifiedPrefix + "." + swiftName
     }
 
@@ -63,7 +72,9 @@ enum ScopedSelection {
     case field(ScopedField)
     case inlineFragment(SelectionScope)
     /// `arguments`: the values the spread gives the fragment's own variables (`nil` is null).
-    case fragmentSpread(name: String, conditions: [Condition], isDeferred: Bool, arguments: [(name: String, value: (any Value)?)])
+    /// `alias`: Relay's `@alias(as:)`, the accessor the fragment is read through instead of
+    /// `fragments` (its fields are not merged into the parent).
+    case fragmentSpread(name: String, conditions: [Condition], isDeferred: Bool, arguments: [(name: String, value: (any Value)?)], alias: String?)
 }
 
 /// A field selected in a scope: all its occurrences with the same response key merged.
@@ -80,6 +91,9 @@ final class ScopedField {
     let node: GraphQL.Field?
     var subselections: [GraphQL.SelectionSet] = []
     var child: SelectionScope?
+    /// True when every occurrence was added by the generator (Relay's `id` and `pageInfo`): sent
+    /// and stored, but no accessor.
+    var isAdded = false
 
     init(
         name: String, alias: String?, type: any GraphQLOutputType, description: String?, arguments: [Argument],

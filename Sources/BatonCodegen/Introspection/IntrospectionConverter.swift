@@ -8,14 +8,53 @@ enum IntrospectionConverter {
     static let builtInDirectives: Set<String> = ["include", "skip", "deprecated", "specifiedBy", "oneOf"]
 
     static func sdl(fromIntrospectionJSON text: String, path: String) throws(CodegenError) -> String {
+        try convert(text, path: path).sdl
+    }
+
+    /// SDL made from an introspection result, with the JSON place each part of it came from.
+    struct ConvertedSDL {
+        let sdl: String
+        /// UTF-8 offsets in `sdl` where a type, field, value or directive starts, with the JSON
+        /// value it was made from, in order.
+        let marks: [(offset: Int, location: SourceLocation)]
+        let path: String
+
+        /// The JSON place of a line and column of the SDL: the value the nearest part before it
+        /// was made from.
+        func jsonLocation(line: Int, column: Int) -> SourceLocation {
+            var offset = 0
+            var currentLine = 1
+            for byte in sdl.utf8 {
+                if currentLine == line { break }
+                offset += 1
+                if byte == UInt8(ascii: "\n") { currentLine += 1 }
+            }
+            offset += max(0, column - 1)
+            var best = SourceLocation(path: path, line: 1, column: 1)
+            for mark in marks {
+                if mark.offset > offset { break }
+                best = mark.location
+            }
+            return best
+        }
+    }
+
+    static func convert(_ text: String, path: String) throws(CodegenError) -> ConvertedSDL {
         let root = try LocatedJSON.parse(text, path: path)
         var converter = Converter(path: path)
-        return try converter.convert(root)
+        let sdl = try converter.convert(root)
+        return ConvertedSDL(sdl: sdl, marks: converter.marks, path: path)
     }
 
     private struct Converter {
         let path: String
         var output = ""
+        var marks: [(offset: Int, location: SourceLocation)] = []
+
+        /// Notes that what is written next comes from `value`.
+        mutating func mark(_ value: LocatedJSON) {
+            marks.append((output.utf8.count, value.location(in: path)))
+        }
 
         init(path: String) { self.path = path }
 
@@ -64,6 +103,7 @@ enum IntrospectionConverter {
             let queryType = try rootTypeName(schema, "queryType", required: true)
             let mutationType = try rootTypeName(schema, "mutationType", required: false)
             let subscriptionType = try rootTypeName(schema, "subscriptionType", required: false)
+            mark(schema)
             var rootLine = "schema { query: \(queryType ?? "Query")"
             if let mutationType { rootLine += " mutation: \(mutationType)" }
             if let subscriptionType { rootLine += " subscription: \(subscriptionType)" }
@@ -154,6 +194,7 @@ enum IntrospectionConverter {
             let name = try string(type, "name", context: "a type")
             let context = "type \(name)"
             if name.hasPrefix("__") { return }
+            mark(type)
             switch kind {
             case "SCALAR":
                 if IntrospectionConverter.builtInScalars.contains(name) { return }
@@ -169,6 +210,7 @@ enum IntrospectionConverter {
                 for field in fields {
                     let fieldName = try string(field, "name", context: "a field of \(context)")
                     let fieldContext = "field \(name).\(fieldName)"
+                    mark(field)
                     try describe(field, indent: "  ", context: fieldContext)
                     output += "  \(fieldName)\(try arguments(field, key: "args", context: fieldContext)): "
                     output += try typeReference(try member(field, "type", context: fieldContext), context: fieldContext)
@@ -190,6 +232,7 @@ enum IntrospectionConverter {
                 if values.isEmpty { throw fail("\(context) has no values", type) }
                 for value in values {
                     let valueName = try string(value, "name", context: "a value of \(context)")
+                    mark(value)
                     try describe(value, indent: "  ", context: "\(name).\(valueName)")
                     output += "  \(valueName)\(try deprecation(value, context: "\(name).\(valueName)"))\n"
                 }
@@ -204,6 +247,7 @@ enum IntrospectionConverter {
                 for field in fields {
                     let fieldName = try string(field, "name", context: "an input field of \(context)")
                     let fieldContext = "input field \(name).\(fieldName)"
+                    mark(field)
                     try describe(field, indent: "  ", context: fieldContext)
                     output += "  \(fieldName): " + (try typeReference(try member(field, "type", context: fieldContext), context: fieldContext))
                     if let defaultValue = try optionalString(field, "defaultValue", context: fieldContext) { output += " = \(defaultValue)" }
@@ -225,6 +269,7 @@ enum IntrospectionConverter {
                 locations.append(text)
             }
             if locations.isEmpty { throw fail("\(context) has no locations", directive) }
+            mark(directive)
             try describe(directive, indent: "", context: context)
             var line = "directive @\(name)\(try arguments(directive, key: "args", context: context))"
             if let repeatable = directive["isRepeatable"], case .bool(true) = repeatable.value { line += " repeatable" }

@@ -44,18 +44,38 @@ enum DocumentPrinter {
         return lines.joined(separator: "\n")
     }
 
-    static func operation(_ operation: OperationDefinition, used: [PrintedFragment], arguments: FragmentArgumentTable) -> String {
-        var text = operation.operation.rawValue
-        if let name = operation.name?.value { text += " " + name }
+    /// The operation variables the sent document uses.
+    static func usedVariables(_ operation: OperationDefinition, used: [PrintedFragment]) -> Set<String> {
         var variables = Set<String>()
         collectVariables(in: operation.selectionSet, .global, into: &variables)
         for fragment in used { collectVariables(in: fragment.definition.selectionSet, fragment.context, into: &variables) }
         for directive in operation.directives where !ClientDirectives.clientOnly.contains(directive.name.value) {
             for argument in directive.arguments { collectVariables(in: argument.value, .global, into: &variables) }
         }
-        let definitions = operation.variableDefinitions.filter { variables.contains($0.variable.name.value) }
+        return variables
+    }
+
+    /// Relay's provided variables the operation's document uses (it declares them itself), by name.
+    static func providedVariables(
+        _ operation: OperationDefinition, fragments: [String: FragmentDefinition], arguments: FragmentArgumentTable
+    ) -> [ProvidedVariable] {
+        if arguments.provided.isEmpty { return [] }
+        let used = fragmentsUsed(by: operation.selectionSet, context: .global, fragments: fragments, arguments: arguments)
+        let declared = Set(operation.variableDefinitions.map(\.variable.name.value))
+        return usedVariables(operation, used: used).subtracting(declared).sorted().compactMap { arguments.provided[$0] }
+    }
+
+    static func operation(_ operation: OperationDefinition, used: [PrintedFragment], arguments: FragmentArgumentTable) -> String {
+        var text = operation.operation.rawValue
+        if let name = operation.name?.value { text += " " + name }
+        let variables = usedVariables(operation, used: used)
+        var definitions = operation.variableDefinitions.filter { variables.contains($0.variable.name.value) }.map(variableDefinition)
+        let declared = Set(operation.variableDefinitions.map(\.variable.name.value))
+        for name in variables.subtracting(declared).sorted() {
+            if let provided = arguments.provided[name] { definitions.append("$\(name): \(type(provided.type))") }
+        }
         if !definitions.isEmpty {
-            text += "(" + definitions.map(variableDefinition).joined(separator: ", ") + ")"
+            text += "(" + definitions.joined(separator: ", ") + ")"
         }
         text += directives(operation.directives)
         return text + " " + selectionSet(operation.selectionSet, addTypename: false, .global, arguments)

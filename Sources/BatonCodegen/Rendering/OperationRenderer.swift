@@ -31,9 +31,11 @@ struct OperationRenderer {
         let type = GraphQLOperationType(operation.operation)
         let protocolName: String
         switch type {
-        case .query: protocolName = "GraphQLQuery"
-        case .mutation: protocolName = "GraphQLMutation"
-        case .subscription: protocolName = "GraphQLSubscription"
+        case _ where operation.directives.contains { $0.name.value == ClientDirectives.localCacheMutation }:
+            protocolName = "BatonAPI.LocalCacheMutation"
+        case .query: protocolName = "BatonAPI.GraphQLQuery"
+        case .mutation: protocolName = "BatonAPI.GraphQLMutation"
+        case .subscription: protocolName = "BatonAPI.GraphQLSubscription"
         }
         let document = document(operation)
         var variables: [(name: String, type: String, defaultValue: String?)] = []
@@ -51,6 +53,22 @@ struct OperationRenderer {
             }
             variables.append((definition.variable.name.value, swiftType, defaultValue))
         }
+        // Relay's provided variables: the value of a provider mapped to a Swift type, else a
+        // parameter of the operation named after the provider.
+        var providedEntries: [(key: String, expression: String)] = []
+        for provided in DocumentPrinter.providedVariables(operation, fragments: fragments, arguments: arguments) {
+            guard let inputType = inputType(provided.type) else {
+                throw CodegenError("unknown type \(provided.typeText) of the provided variable \(provided.provider)", at: .of(operation))
+            }
+            let swiftType = names.input(inputType)
+            if let providerType = names.providedVariables[provided.provider] {
+                providedEntries.append((provided.variableName, "(\(providerType).value as \(swiftType))"))
+            } else {
+                let parameter = SwiftNaming.lowerCamel(String(provided.variableName.dropFirst("__relay_internal__pv__".count)))
+                variables.append((parameter, swiftType, inputType is GraphQLNonNull ? nil : "nil"))
+                providedEntries.append((provided.variableName, SwiftNaming.identifier(parameter)))
+            }
+        }
 
         writer.block("public struct \(typeName): \(protocolName)") { w in
             w.line("public static let operationName = \(SwiftNaming.stringLiteral(operation.name?.value ?? ""))")
@@ -63,6 +81,11 @@ struct OperationRenderer {
             w.line()
             if variables.isEmpty {
                 w.line("public init() {}")
+                if !providedEntries.isEmpty {
+                    w.line()
+                    let entries = providedEntries.map { "\(SwiftNaming.stringLiteral($0.key)): \($0.expression)" }
+                    w.line("public var variables: BatonAPI.GraphQLVariables? { [\(entries.joined(separator: ", "))] }")
+                }
             } else {
                 for variable in variables {
                     w.line("public var \(SwiftNaming.identifier(variable.name)): \(variable.type)")
@@ -77,8 +100,10 @@ struct OperationRenderer {
                     }
                 }
                 w.line()
-                let entries = variables.map { "\(SwiftNaming.stringLiteral($0.name)): \(SwiftNaming.identifier($0.name))" }
-                w.line("public var variables: GraphQLVariables? { [\(entries.joined(separator: ", "))] }")
+                let entries = variables.filter { variable in !providedEntries.contains { $0.expression == SwiftNaming.identifier(variable.name) } }
+                    .map { "\(SwiftNaming.stringLiteral($0.name)): \(SwiftNaming.identifier($0.name))" }
+                    + providedEntries.map { "\(SwiftNaming.stringLiteral($0.key)): \($0.expression)" }
+                w.line("public var variables: BatonAPI.GraphQLVariables? { [\(entries.joined(separator: ", "))] }")
             }
             w.line()
             selectionSets.render(scope, into: &w)

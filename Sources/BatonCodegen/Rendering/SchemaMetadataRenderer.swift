@@ -26,7 +26,7 @@ struct SchemaMetadataRenderer {
         }
         func list(_ names: [String]) -> String { "[" + names.map(SwiftNaming.stringLiteral).joined(separator: ", ") + "]" }
         writer.line("/// The schema's object types, interfaces, unions and cache key fields.")
-        writer.line("\(declaration) = SchemaMetadata(")
+        writer.line("\(declaration) = BatonAPI.SchemaMetadata(")
         writer.indent()
         writer.line("objectTypes: [")
         writer.indent()

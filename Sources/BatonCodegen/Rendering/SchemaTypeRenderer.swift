@@ -7,7 +7,7 @@ struct SchemaTypeRenderer {
 
     func renderEnum(_ type: GraphQLEnumType, into writer: inout SwiftWriter) {
         writer.raw(SwiftNaming.docComment(type.description, indent: writer.indentation))
-        writer.block("public enum \(type.name): String, EnumType") { w in
+        writer.block("public enum \(type.name): Swift.String, BatonAPI.EnumType") { w in
             for (name, value) in enumCases(type) {
                 var doc = value.description ?? ""
                 if let reason = value.deprecationReason {
@@ -45,7 +45,7 @@ struct SchemaTypeRenderer {
         let nullableShorthands = cases.filter { !takenByNullable.contains($0) }
         if !enumShorthands.isEmpty {
             writer.line()
-            writer.block("extension GraphQLEnum where T == \(swiftType)") { w in
+            writer.block("extension BatonAPI.GraphQLEnum where T == \(swiftType)") { w in
                 for name in enumShorthands {
                     let identifier = SwiftNaming.identifier(name)
                     w.line("public static var \(identifier): Self { .case(.\(identifier)) }")
@@ -54,7 +54,7 @@ struct SchemaTypeRenderer {
         }
         if !nullableShorthands.isEmpty {
             writer.line()
-            writer.block("extension GraphQLNullable where Wrapped == GraphQLEnum<\(swiftType)>") { w in
+            writer.block("extension BatonAPI.GraphQLNullable where Wrapped == BatonAPI.GraphQLEnum<\(swiftType)>") { w in
                 for name in nullableShorthands {
                     let identifier = SwiftNaming.identifier(name)
                     w.line("public static var \(identifier): Self { .some(.case(.\(identifier))) }")
@@ -66,14 +66,14 @@ struct SchemaTypeRenderer {
     func renderInputObject(_ type: GraphQLInputObjectType, into writer: inout SwiftWriter) {
         let fields: [(name: String, type: String, description: String?, isOptional: Bool)] = ((try? type.fields()) ?? [:]).map { name, field in
             let optional = !(field.type is GraphQLNonNull) || field.defaultValue != nil
-            let swiftType = optional ? "GraphQLNullable<\(names.input((field.type as? GraphQLNonNull)?.ofType ?? field.type).strippingNullable)>" : names.input(field.type)
+            let swiftType = optional ? "BatonAPI.GraphQLNullable<\(names.input((field.type as? GraphQLNonNull)?.ofType ?? field.type).strippingNullable)>" : names.input(field.type)
             return (name, swiftType, field.description, optional)
         }
         writer.raw(SwiftNaming.docComment(type.description, indent: writer.indentation))
-        writer.block("public struct \(type.name): InputObject") { w in
-            w.line("public private(set) var __data: InputDict")
+        writer.block("public struct \(type.name): BatonAPI.InputObject") { w in
+            w.line("public private(set) var __data: BatonAPI.InputDict")
             w.line()
-            w.block("public init(_ data: InputDict)") { body in
+            w.block("public init(_ data: BatonAPI.InputDict)") { body in
                 body.line("__data = data")
             }
             w.line()
@@ -85,7 +85,7 @@ struct SchemaTypeRenderer {
             }
             w.outdent()
             w.block(")") { body in
-                body.line("__data = InputDict([")
+                body.line("__data = BatonAPI.InputDict([")
                 body.indent()
                 for field in fields {
                     body.line("\(SwiftNaming.stringLiteral(field.name)): \(SwiftNaming.identifier(field.name)),")
@@ -106,14 +106,14 @@ struct SchemaTypeRenderer {
 
     func renderCustomScalar(_ type: GraphQLScalarType, into writer: inout SwiftWriter) {
         writer.raw(SwiftNaming.docComment(type.description, indent: writer.indentation))
-        writer.line("public typealias \(type.name) = \(names.customScalars[type.name] ?? "String")")
+        writer.line("public typealias \(type.name) = \(names.customScalars[type.name] ?? "Swift.String")")
     }
 }
 
 extension String {
     /// `GraphQLNullable<T>` → `T`.
     var strippingNullable: String {
-        if hasPrefix("GraphQLNullable<"), hasSuffix(">") { return String(dropFirst("GraphQLNullable<".count).dropLast()) }
+        if hasPrefix("BatonAPI.GraphQLNullable<"), hasSuffix(">") { return String(dropFirst("BatonAPI.GraphQLNullable<".count).dropLast()) }
         return self
     }
 }

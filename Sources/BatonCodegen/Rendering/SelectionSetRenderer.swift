@@ -11,9 +11,9 @@ struct SelectionSetRenderer {
     func typeCondition(_ typeName: String) -> String {
         if index.isAbstract(typeName) {
             let possible = index.possibleTypes(of: typeName).sorted().map(SwiftNaming.stringLiteral).joined(separator: ", ")
-            return "TypeCondition(\(SwiftNaming.stringLiteral(typeName)), possibleTypes: [\(possible)])"
+            return "BatonAPI.TypeCondition(\(SwiftNaming.stringLiteral(typeName)), possibleTypes: [\(possible)])"
         }
-        return "TypeCondition(\(SwiftNaming.stringLiteral(typeName)))"
+        return "BatonAPI.TypeCondition(\(SwiftNaming.stringLiteral(typeName)))"
     }
 
     /// The Swift name another struct uses for `scope` from inside `from`.
@@ -89,15 +89,16 @@ struct SelectionSetRenderer {
                 if child.isDeferred { parts.append("isDeferred: true") }
                 parts.append("selections: \(child.swiftName).__selections")
                 entries.append(".inlineFragment(" + parts.joined(separator: ", ") + ")")
-            case .fragmentSpread(let name, let conditionList, let isDeferred, let arguments):
-                var parts = [SwiftNaming.stringLiteral(name), "on: \(name).__parentType"]
+            case .fragmentSpread(let name, let conditionList, let isDeferred, let arguments, _):
+                let type = SwiftNaming.topLevelReference(name)
+                var parts = [SwiftNaming.stringLiteral(name), "on: \(type).__parentType"]
                 if !conditionList.isEmpty { parts.append("conditions: \(conditions(conditionList))") }
                 if isDeferred { parts.append("isDeferred: true") }
                 if arguments.isEmpty {
-                    parts.append("selections: \(name).__selections")
+                    parts.append("selections: \(type).__selections")
                 } else {
                     let values = arguments.map { "\(SwiftNaming.stringLiteral($0.name)): \($0.value.map(ValueRenderer.inputValue) ?? ".value(.null)")" }
-                    parts.append("selections: \(name).__selections._applyingFragmentArguments([\(values.joined(separator: ", "))])")
+                    parts.append("selections: \(type).__selections._applyingFragmentArguments([\(values.joined(separator: ", "))])")
                 }
                 entries.append(".fragment(" + parts.joined(separator: ", ") + ")")
             }
@@ -109,11 +110,12 @@ struct SelectionSetRenderer {
     func render(_ scope: SelectionScope, into writer: inout SwiftWriter, fragmentHeader: ((inout SwiftWriter) -> Void)? = nil) {
         merger.resolve(scope)
         let conformance: String
+        let mutable = scope.isMutable
         switch scope.kind {
-        case .root: conformance = "RootSelectionSet"
-        case .fragment: conformance = "Fragment"
-        case .inlineFragment: conformance = "InlineFragment"
-        case .field, .merged: conformance = "SelectionSet"
+        case .root: conformance = mutable ? "BatonAPI.MutableRootSelectionSet" : "BatonAPI.RootSelectionSet"
+        case .fragment: conformance = mutable ? "BatonAPI.MutableFragment" : "BatonAPI.Fragment"
+        case .inlineFragment: conformance = mutable ? "BatonAPI.MutableInlineFragment" : "BatonAPI.InlineFragment"
+        case .field, .merged: conformance = mutable ? "BatonAPI.MutableSelectionSet" : "BatonAPI.SelectionSet"
         }
         if scope.kind != .root && scope.kind != .fragment {
             writer.line("/// \(scope.relativeName)")
@@ -122,20 +124,20 @@ struct SelectionSetRenderer {
         }
         writer.block("public struct \(scope.swiftName): \(conformance)") { w in
             fragmentHeader?(&w)
-            w.line("public let __data: DataDict")
-            w.line("public init(_dataDict: DataDict) { __data = _dataDict }")
+            w.line("public \(mutable ? "var" : "let") __data: BatonAPI.DataDict")
+            w.line("public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }")
             w.line()
             w.line("public static let __parentType = \(typeCondition(scope.typeName))")
-            w.line("public static var __schema: SchemaMetadata? { \(schemaMetadataReference) }")
+            w.line("public static var __schema: BatonAPI.SchemaMetadata? { \(schemaMetadataReference) }")
             if scope.kind == .merged {
                 let sources = scope.extraSources.map { "\($0.qualifiedName).__selections" }
-                w.line("public static let __selections: [Selection] = " + (sources.isEmpty ? "[]" : sources.joined(separator: " + ")))
+                w.line("public static let __selections: [BatonAPI.Selection] = " + (sources.isEmpty ? "[]" : sources.joined(separator: " + ")))
             } else {
                 let entries = selectionEntries(scope)
                 if entries.isEmpty {
-                    w.line("public static let __selections: [Selection] = []")
+                    w.line("public static let __selections: [BatonAPI.Selection] = []")
                 } else {
-                    w.line("public static let __selections: [Selection] = [")
+                    w.line("public static let __selections: [BatonAPI.Selection] = [")
                     w.indent()
                     for entry in entries { w.line(entry + ",") }
                     w.outdent()
@@ -149,14 +151,46 @@ struct SelectionSetRenderer {
                 var type = names.output(field.type, composite: field.scope.map { reference(to: $0, from: scope) })
                 if field.isConditional, !type.hasSuffix("?") { type += "?" }
                 w.raw(SwiftNaming.docComment(index.field(field.name, on: scope.typeName)?.description ?? field.description, indent: w.indentation))
-                w.line("public var \(SwiftNaming.identifier(field.responseKey)): \(type) { __data[\(SwiftNaming.stringLiteral(field.responseKey))] }")
+                let key = SwiftNaming.stringLiteral(field.responseKey)
+                if mutable {
+                    w.block("public var \(SwiftNaming.identifier(field.responseKey)): \(type)") { a in
+                        a.line("get { __data[\(key)] }")
+                        a.line("set { __data._set(newValue, for: \(key)) }")
+                    }
+                } else {
+                    w.line("public var \(SwiftNaming.identifier(field.responseKey)): \(type) { __data[\(key)] }")
+                }
             }
 
-            let inlineFragments = scope.children.filter { $0.kind == .inlineFragment }
+            let inlineFragments = scope.children.filter { $0.kind == .inlineFragment && !$0.isAdded }
             if !inlineFragments.isEmpty { w.line() }
             for child in inlineFragments {
-                let accessor = child.conditions.isEmpty && !child.isDeferred ? "_asInlineFragment()" : "_asConditionalInlineFragment()"
-                w.line("public var \(SwiftNaming.identifier(SwiftNaming.lowerCamel(child.swiftName))): \(child.swiftName)? { \(accessor) }")
+                let unconditional = child.conditions.isEmpty && !child.isDeferred
+                let accessor = unconditional ? "_asInlineFragment()" : "_asConditionalInlineFragment()"
+                let property = child.alias.map { $0.isEmpty ? SwiftNaming.lowerCamel(child.swiftName) : $0 } ?? SwiftNaming.lowerCamel(child.swiftName)
+                if mutable {
+                    w.block("public var \(SwiftNaming.identifier(property)): \(child.swiftName)?") { a in
+                        a.line("get { \(unconditional ? "_asMutableInlineFragment()" : accessor) }")
+                        a.line("set { _setInlineFragment(newValue) }")
+                    }
+                } else {
+                    w.line("public var \(SwiftNaming.identifier(property)): \(child.swiftName)? { \(accessor) }")
+                }
+            }
+
+            // Relay's `@alias` on spreads: the fragment through a property of its own.
+            var aliased: Set<String> = []
+            for case .fragmentSpread(let name, let conditions, let isDeferred, _, let alias?) in scope.selections where aliased.insert(alias).inserted {
+                let type = SwiftNaming.topLevelReference(name)
+                let always = conditions.isEmpty && !isDeferred
+                    && (merger.builder.fragmentScope(name).map { index.condition($0.typeName, alwaysMatches: scope.typeName) } ?? false)
+                if aliased.count == 1 { w.line() }
+                if always {
+                    w.line("public var \(SwiftNaming.identifier(alias)): \(type) { \(type)(_dataDict: __data) }")
+                } else {
+                    w.line(
+                        "public var \(SwiftNaming.identifier(alias)): \(type)? { __data.matches(\(type).__parentType, selections: \(type).__selections, defaultTypename: Self.__parentType.name) ? \(type)(_dataDict: __data) : nil }")
+                }
             }
 
             let fragments = merger.fragmentAccessors(scope)
@@ -164,16 +198,16 @@ struct SelectionSetRenderer {
                 w.line()
                 w.line("public var fragments: Fragments { Fragments(_dataDict: __data) }")
                 w.line()
-                w.block("public struct Fragments: FragmentContainer") { f in
-                    f.line("public let __data: DataDict")
-                    f.line("public init(_dataDict: DataDict) { __data = _dataDict }")
+                w.block("public struct Fragments: BatonAPI.FragmentContainer") { f in
+                    f.line("public let __data: BatonAPI.DataDict")
+                    f.line("public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }")
                     f.line()
                     for fragment in fragments {
                         let accessor = SwiftNaming.identifier(SwiftNaming.lowerCamel(fragment.name))
                         if fragment.isOptional {
-                            f.line("public var \(accessor): \(fragment.name)? { _toConditionalFragment() }")
+                            f.line("public var \(accessor): \(SwiftNaming.topLevelReference(fragment.name))? { _toConditionalFragment() }")
                         } else {
-                            f.line("public var \(accessor): \(fragment.name) { _toFragment() }")
+                            f.line("public var \(accessor): \(SwiftNaming.topLevelReference(fragment.name)) { _toFragment() }")
                         }
                     }
                 }

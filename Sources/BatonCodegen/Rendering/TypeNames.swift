@@ -4,25 +4,27 @@ import GraphQL
 struct TypeNames {
     let namespace: String?
     let customScalars: [String: String]
+    /// Relay providers mapped to Swift types.
+    var providedVariables: [String: String] = [:]
 
     /// A schema type's Swift name (inside the namespace when there is one).
     func schemaType(_ name: String) -> String {
-        namespace.map { "\($0).\(name)" } ?? name
+        namespace.map { "\($0).\(name)" } ?? SwiftNaming.topLevelReference(name)
     }
 
     func scalar(_ name: String) -> String {
         switch name {
-        case "String", "ID": return "String"
-        case "Int": return "Int"
-        case "Float": return "Double"
-        case "Boolean": return "Bool"
+        case "String", "ID": return "Swift.String"
+        case "Int": return "Swift.Int"
+        case "Float": return "Swift.Double"
+        case "Boolean": return "Swift.Bool"
         default: return schemaType(name)
         }
     }
 
     /// The Swift type of a leaf named type: scalar, or `GraphQLEnum<E>` for an enum.
     func leaf(_ named: any GraphQLNamedType) -> String {
-        if named is GraphQLEnumType { return "GraphQLEnum<\(schemaType(named.name))>" }
+        if named is GraphQLEnumType { return "BatonAPI.GraphQLEnum<\(schemaType(named.name))>" }
         if named is GraphQLInputObjectType { return schemaType(named.name) }
         return scalar(named.name)
     }
@@ -36,9 +38,9 @@ struct TypeNames {
                 base = "[" + inner(list.ofType, nullable: true) + "]"
             } else if let named = type as? any GraphQLNamedType {
                 base = (named is GraphQLObjectType || named is GraphQLInterfaceType || named is GraphQLUnionType)
-                    ? (composite ?? "JSONValue") : leaf(named)
+                    ? (composite ?? "BatonAPI.JSONValue") : leaf(named)
             } else {
-                base = "JSONValue"
+                base = "BatonAPI.JSONValue"
             }
             return nullable ? base + "?" : base
         }
@@ -48,7 +50,7 @@ struct TypeNames {
     /// A variable's or input field's type: `GraphQLNullable<T>` at the top when nullable.
     func input(_ type: any GraphQLType) -> String {
         if let nonNull = type as? GraphQLNonNull { return inputInner(nonNull.ofType) }
-        return "GraphQLNullable<\(inputInner(type))>"
+        return "BatonAPI.GraphQLNullable<\(inputInner(type))>"
     }
 
     private func inputInner(_ type: any GraphQLType) -> String {
@@ -58,7 +60,7 @@ struct TypeNames {
             return "[" + inputInner(element) + "?]"
         }
         if let named = type as? any GraphQLNamedType { return leaf(named) }
-        return "JSONValue"
+        return "BatonAPI.JSONValue"
     }
 
     /// `FieldType` metadata: `.nonNull(.list(.enumeration("Episode")))`.

@@ -61,7 +61,7 @@ enum ValueRenderer {
         switch type {
         case let enumType as GraphQLEnumType:
             guard let enumValue = value as? EnumValue else { return nil }
-            return "GraphQLEnum<\(names.schemaType(enumType.name))>(rawValue: \(SwiftNaming.stringLiteral(enumValue.value)))"
+            return "BatonAPI.GraphQLEnum<\(names.schemaType(enumType.name))>(rawValue: \(SwiftNaming.stringLiteral(enumValue.value)))"
         case let inputType as GraphQLInputObjectType:
             guard let object = value as? ObjectValue, let fields = try? inputType.fields() else { return nil }
             var arguments: [String] = []

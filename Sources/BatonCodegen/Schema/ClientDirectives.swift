@@ -18,14 +18,20 @@ enum ClientDirectives {
         ("defer", "directive @defer(label: String, if: Boolean! = true) on FRAGMENT_SPREAD | INLINE_FRAGMENT"),
         ("stream", "directive @stream(label: String, if: Boolean! = true, initialCount: Int = 0) on FIELD"),
         ("typePolicy", "directive @typePolicy(keyFields: String!) on OBJECT | INTERFACE"),
+        ("alias", "directive @alias(as: String) on FRAGMENT_SPREAD | INLINE_FRAGMENT"),
+        (localCacheMutation, "directive @\(localCacheMutation) on QUERY | MUTATION | SUBSCRIPTION | FRAGMENT_DEFINITION"),
     ]
 
     /// Directives that only the client understands: the documents sent to servers leave them
     /// out (with the variables only they use). `@defer` and `@stream` are the server's.
     static let clientOnly: Set<String> = [
         "connection", "appendNode", "prependNode", "appendEdge", "prependEdge", "deleteEdge", "deleteRecord",
-        "refetchable", "argumentDefinitions", "arguments",
+        "refetchable", "argumentDefinitions", "arguments", "alias", localCacheMutation,
     ]
+
+    /// Apollo's mark of an operation or fragment whose generated types are mutable, for typed
+    /// edits of cached data.
+    static let localCacheMutation = "apollo_client_ios_localCacheMutation"
 
     /// Directives whose arguments are free-form (Relay's fragment arguments).
     static let freeFormArguments: Set<String> = ["argumentDefinitions", "arguments"]

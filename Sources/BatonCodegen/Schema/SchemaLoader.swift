@@ -7,6 +7,8 @@ public struct LoadedSchema: @unchecked Sendable {
     public let schema: GraphQLSchema
     /// Cache key fields by type name, from `@typePolicy(keyFields: "id")` on objects and interfaces.
     public let keyFields: [String: [String]]
+    /// Where each type is defined (for a `.json` schema, in the SDL made from it).
+    public var typeLocations: [String: SourceLocation] = [:]
 }
 
 /// Reads a schema from SDL files or an introspection result JSON.
@@ -32,17 +34,23 @@ public enum SchemaLoader {
         var errors: [CodegenError] = []
         var firstDocument: Document?
         let defaultPath = sources.first?.path ?? "<schema>"
+        // SDL made from introspection results, by source name, to place errors in the JSON.
+        var converted: [String: IntrospectionConverter.ConvertedSDL] = [:]
+        var sdlSources: [(text: String, path: String)] = []
         for (text, path) in sources {
             do throws(CodegenError) {
                 let sdl: String
                 let name: String
                 if path.hasSuffix(".json") {
-                    sdl = try IntrospectionConverter.sdl(fromIntrospectionJSON: text, path: path)
+                    let result = try IntrospectionConverter.convert(text, path: path)
+                    sdl = result.sdl
                     name = path + " (as SDL)"
+                    converted[name] = result
                 } else {
                     sdl = text
                     name = path
                 }
+                sdlSources.append((sdl, name))
                 let document = try parseSDL(sdl, name: name)
                 firstDocument = firstDocument ?? document
                 definitions.append(contentsOf: document.definitions)
@@ -61,22 +69,41 @@ public enum SchemaLoader {
                 throw CodegenErrors([error])
             }
         }
-        let unknown = SchemaReferenceChecker.unknownTypes(in: definitions)
-        if !unknown.isEmpty { throw CodegenErrors(unknown) }
+        // Errors in SDL made from JSON are placed at the JSON value the SDL came from.
+        func placed(_ errors: [CodegenError]) -> CodegenErrors {
+            CodegenErrors(
+                errors.map { error in
+                    guard let location = error.location, let map = converted[location.path] else { return error }
+                    return CodegenError(error.message, at: map.jsonLocation(line: location.line, column: location.column), notes: error.notes)
+                })
+        }
+        let unknown = SchemaReferenceChecker.unknownTypes(in: definitions) + SchemaDirectiveChecker.errors(in: definitions)
+        if !unknown.isEmpty { throw placed(unknown) }
         let combined = firstDocument.set(value: .array(definitions), key: "definitions")
         let schema: GraphQLSchema
         do {
             schema = try buildASTSchema(documentAST: combined)
         } catch let error as GraphQLError {
-            throw CodegenErrors([CodegenError(error, defaultPath: defaultPath)])
+            if error.nodes.isEmpty && error.locations.isEmpty {
+                throw placed(SchemaDirectiveChecker.locate(error.message, in: sdlSources))
+            }
+            throw placed([CodegenError(error, defaultPath: defaultPath)])
         } catch {
             throw CodegenErrors([CodegenError("invalid schema: \(error)", at: SourceLocation(path: defaultPath, line: 1, column: 1))])
         }
         let schemaErrors = validateSchema(schema: schema)
         if !schemaErrors.isEmpty {
-            throw CodegenErrors(schemaErrors.map { CodegenError($0, defaultPath: defaultPath) })
+            throw placed(
+                schemaErrors.flatMap { error in
+                    error.nodes.isEmpty && error.locations.isEmpty
+                        ? SchemaDirectiveChecker.locate(error.message, in: sdlSources) : [CodegenError(error, defaultPath: defaultPath)]
+                })
         }
-        return LoadedSchema(schema: schema, keyFields: try typePolicies(definitions))
+        var loaded = LoadedSchema(schema: schema, keyFields: try typePolicies(definitions))
+        for case let type as any TypeDefinition in definitions where loaded.typeLocations[type.name.value] == nil {
+            loaded.typeLocations[type.name.value] = .of(type)
+        }
+        return loaded
     }
 
     static func parseSDL(_ text: String, name: String) throws(CodegenError) -> Document {

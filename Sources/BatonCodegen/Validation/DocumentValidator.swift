@@ -73,9 +73,18 @@ public enum DocumentValidator {
         let validationErrors = GraphQL.validate(schema: schema.schema, ast: combined, rules: specifiedRules)
         let freeForm = freeFormArgumentPlaces(definitions)
         let locals = fragmentVariablePlaces(definitions)
+        let directiveArguments = directiveArgumentErrors(definitions, schema: schema.schema)
+        errors += directiveArguments.errors
         for error in validationErrors where !isAllowed(error) {
             let places = error.nodes.compactMap { $0.loc.map { "\($0.source.name):\($0.start)" } }
             if !places.isEmpty, places.allSatisfy(freeForm.contains) { continue }
+            // GraphQLSwift takes a directive's unknown argument for one of the field's (or misses
+            // it on fragments): directiveArgumentErrors reports those, once each, as the directive's.
+            if error.message.hasPrefix("Unknown argument") || error.message.contains("does not have argument"),
+                !places.isEmpty, places.allSatisfy(directiveArguments.places.contains)
+            {
+                continue
+            }
             // A fragment's own variable (`@argumentDefinitions`) is not the operation's to define.
             if error.message.hasPrefix("Variable \"$"), error.message.contains("is not defined"), let first = places.first,
                 locals.contains(first)
@@ -86,6 +95,49 @@ public enum DocumentValidator {
         }
         if !errors.isEmpty { throw CodegenErrors(errors.sorted(by: inputOrder)) }
         return ValidatedDocuments(operations: operations, fragments: fragments, sourcePaths: sourcePaths)
+    }
+
+    /// Arguments of directives in documents that the directive does not define, as errors (every
+    /// place: operations, fragments, fields, inline fragments, spreads, variables), and the places
+    /// of all directive arguments. Unknown directives and free-form ones are left to others.
+    static func directiveArgumentErrors(_ definitions: [any Definition], schema: GraphQLSchema) -> (errors: [CodegenError], places: Set<String>) {
+        var errors: [CodegenError] = []
+        var places: Set<String> = []
+        func check(_ directives: [Directive]) {
+            for directive in directives {
+                for argument in directive.arguments {
+                    if let loc = argument.loc { places.insert("\(loc.source.name):\(loc.start)") }
+                }
+                guard !ClientDirectives.freeFormArguments.contains(directive.name.value),
+                    let definition = schema.getDirective(name: directive.name.value)
+                else { continue }
+                let known = Set(definition.args.map(\.name))
+                for argument in directive.arguments where !known.contains(argument.name.value) {
+                    errors.append(CodegenError("Unknown argument \"\(argument.name.value)\" on directive \"@\(directive.name.value)\".", at: .of(argument)))
+                }
+            }
+        }
+        func walk(_ set: GraphQL.SelectionSet) {
+            set.forEachSelection { selection in
+                switch selection {
+                case let field as GraphQL.Field: check(field.directives)
+                case let inline as GraphQL.InlineFragment: check(inline.directives)
+                case let spread as FragmentSpread: check(spread.directives)
+                default: break
+                }
+            }
+        }
+        for definition in definitions {
+            if let fragment = definition as? FragmentDefinition {
+                check(fragment.directives)
+                walk(fragment.selectionSet)
+            } else if let operation = definition as? OperationDefinition {
+                check(operation.directives)
+                for variable in operation.variableDefinitions { check(variable.directives) }
+                walk(operation.selectionSet)
+            }
+        }
+        return (errors, places)
     }
 
     /// Where the arguments of `@arguments`/`@argumentDefinitions` are: GraphQLSwift checks them

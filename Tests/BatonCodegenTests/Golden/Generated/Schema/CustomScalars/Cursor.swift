@@ -3,5 +3,5 @@ import BatonAPI
 
 extension GoldenAPI {
     /// An opaque pagination cursor.
-    public typealias Cursor = String
+    public typealias Cursor = Swift.String
 }

@@ -3,7 +3,7 @@ import BatonAPI
 
 extension GoldenAPI {
     /// What a publication is.
-    public enum Kind: String, EnumType {
+    public enum Kind: Swift.String, BatonAPI.EnumType {
         case book = "BOOK"
         case magazine = "MAGAZINE"
         /// A short one.
@@ -14,14 +14,14 @@ extension GoldenAPI {
     }
 }
 
-extension GraphQLEnum where T == GoldenAPI.Kind {
+extension BatonAPI.GraphQLEnum where T == GoldenAPI.Kind {
     public static var book: Self { .case(.book) }
     public static var magazine: Self { .case(.magazine) }
     public static var pamphlet: Self { .case(.pamphlet) }
     public static var eBook: Self { .case(.eBook) }
 }
 
-extension GraphQLNullable where Wrapped == GraphQLEnum<GoldenAPI.Kind> {
+extension BatonAPI.GraphQLNullable where Wrapped == BatonAPI.GraphQLEnum<GoldenAPI.Kind> {
     public static var book: Self { .some(.case(.book)) }
     public static var magazine: Self { .some(.case(.magazine)) }
     public static var pamphlet: Self { .some(.case(.pamphlet)) }

@@ -2,20 +2,20 @@
 import BatonAPI
 
 extension GoldenAPI {
-    public struct AddBookInput: InputObject {
-        public private(set) var __data: InputDict
+    public struct AddBookInput: BatonAPI.InputObject {
+        public private(set) var __data: BatonAPI.InputDict
 
-        public init(_ data: InputDict) {
+        public init(_ data: BatonAPI.InputDict) {
             __data = data
         }
 
         public init(
-            title: String,
-            kind: GraphQLNullable<GraphQLEnum<GoldenAPI.Kind>> = nil,
-            tags: GraphQLNullable<[String]> = nil,
-            authorId: GraphQLNullable<String> = nil
+            title: Swift.String,
+            kind: BatonAPI.GraphQLNullable<BatonAPI.GraphQLEnum<GoldenAPI.Kind>> = nil,
+            tags: BatonAPI.GraphQLNullable<[Swift.String]> = nil,
+            authorId: BatonAPI.GraphQLNullable<Swift.String> = nil
         ) {
-            __data = InputDict([
+            __data = BatonAPI.InputDict([
                 "title": title,
                 "kind": kind,
                 "tags": tags,
@@ -23,22 +23,22 @@ extension GoldenAPI {
             ])
         }
 
-        public var title: String {
+        public var title: Swift.String {
             get { __data["title"] }
             set { __data["title"] = newValue }
         }
 
-        public var kind: GraphQLNullable<GraphQLEnum<GoldenAPI.Kind>> {
+        public var kind: BatonAPI.GraphQLNullable<BatonAPI.GraphQLEnum<GoldenAPI.Kind>> {
             get { __data["kind"] }
             set { __data["kind"] = newValue }
         }
 
-        public var tags: GraphQLNullable<[String]> {
+        public var tags: BatonAPI.GraphQLNullable<[Swift.String]> {
             get { __data["tags"] }
             set { __data["tags"] = newValue }
         }
 
-        public var authorId: GraphQLNullable<String> {
+        public var authorId: BatonAPI.GraphQLNullable<Swift.String> {
             get { __data["authorId"] }
             set { __data["authorId"] = newValue }
         }

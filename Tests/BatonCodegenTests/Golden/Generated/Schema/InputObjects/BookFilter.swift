@@ -2,36 +2,36 @@
 import BatonAPI
 
 extension GoldenAPI {
-    public struct BookFilter: InputObject {
-        public private(set) var __data: InputDict
+    public struct BookFilter: BatonAPI.InputObject {
+        public private(set) var __data: BatonAPI.InputDict
 
-        public init(_ data: InputDict) {
+        public init(_ data: BatonAPI.InputDict) {
             __data = data
         }
 
         public init(
-            kind: GraphQLNullable<GraphQLEnum<GoldenAPI.Kind>> = nil,
-            titleContains: GraphQLNullable<String> = nil,
-            publishedAfter: GraphQLNullable<GoldenAPI.DateTime> = nil
+            kind: BatonAPI.GraphQLNullable<BatonAPI.GraphQLEnum<GoldenAPI.Kind>> = nil,
+            titleContains: BatonAPI.GraphQLNullable<Swift.String> = nil,
+            publishedAfter: BatonAPI.GraphQLNullable<GoldenAPI.DateTime> = nil
         ) {
-            __data = InputDict([
+            __data = BatonAPI.InputDict([
                 "kind": kind,
                 "titleContains": titleContains,
                 "publishedAfter": publishedAfter,
             ])
         }
 
-        public var kind: GraphQLNullable<GraphQLEnum<GoldenAPI.Kind>> {
+        public var kind: BatonAPI.GraphQLNullable<BatonAPI.GraphQLEnum<GoldenAPI.Kind>> {
             get { __data["kind"] }
             set { __data["kind"] = newValue }
         }
 
-        public var titleContains: GraphQLNullable<String> {
+        public var titleContains: BatonAPI.GraphQLNullable<Swift.String> {
             get { __data["titleContains"] }
             set { __data["titleContains"] = newValue }
         }
 
-        public var publishedAfter: GraphQLNullable<GoldenAPI.DateTime> {
+        public var publishedAfter: BatonAPI.GraphQLNullable<GoldenAPI.DateTime> {
             get { __data["publishedAfter"] }
             set { __data["publishedAfter"] = newValue }
         }
