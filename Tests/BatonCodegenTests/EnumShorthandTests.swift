@@ -17,10 +17,12 @@ struct EnumShorthandTests {
         try generation.write("Run.graphql", "query Run($mode: Mode, $modes: [Mode!]) { run(mode: $mode, modes: $modes) }\n")
         let output = try generation.generate(schemaPaths: [generation.path("schema.graphqls")])
         let mode = try #require(output.files.first { $0.relativePath == "Schema/Enums/Mode.swift" }?.contents)
-        #expect(mode.contains("extension GraphQLEnum where T == Mode {"))
-        #expect(mode.contains("extension GraphQLNullable where Wrapped == GraphQLEnum<Mode> {"))
-        let enumPart = String(mode[mode.range(of: "extension GraphQLEnum")!.lowerBound..<mode.range(of: "extension GraphQLNullable")!.lowerBound])
-        let nullablePart = String(mode[mode.range(of: "extension GraphQLNullable")!.lowerBound...])
+        // BatonAPI-qualified, so a user's type named like a BatonAPI one cannot hide them.
+        let enumStart = try #require(mode.range(of: "extension BatonAPI.GraphQLEnum where T == Mode {"))
+        let nullableStart = try #require(
+            mode.range(of: "extension BatonAPI.GraphQLNullable where Wrapped == BatonAPI.GraphQLEnum<Mode> {"))
+        let enumPart = String(mode[enumStart.lowerBound..<nullableStart.lowerBound])
+        let nullablePart = String(mode[nullableStart.lowerBound...])
         #expect(enumPart.contains("public static var fast: Self { .case(.fast) }"))
         #expect(enumPart.contains("public static var `default`: Self { .case(.`default`) }"))
         #expect(enumPart.contains("static var null:"))
