@@ -15,6 +15,7 @@ public struct AllAnimalsLocalCacheMutation: BatonAPI.LocalCacheMutation {
         public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }
 
         public static let __parentType = BatonAPI.TypeCondition("Query")
+        public static var __schema: BatonAPI.SchemaMetadata? { AnimalKingdomAPI.schemaMetadata }
         public static let __selections: [BatonAPI.Selection] = [
             .field("allAnimals", type: .nonNull(.list(.nonNull(.object("Animal")))), selections: AllAnimal.__selections),
         ]
@@ -32,6 +33,7 @@ public struct AllAnimalsLocalCacheMutation: BatonAPI.LocalCacheMutation {
             public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }
 
             public static let __parentType = BatonAPI.TypeCondition("Animal", possibleTypes: ["Bird", "Cat", "Crocodile", "Dog", "Fish", "Human", "Rat"])
+            public static var __schema: BatonAPI.SchemaMetadata? { AnimalKingdomAPI.schemaMetadata }
             public static let __selections: [BatonAPI.Selection] = [
                 .field("__typename", type: .nonNull(.scalar("String"))),
                 .field("species", type: .nonNull(.scalar("String"))),
@@ -61,6 +63,7 @@ public struct AllAnimalsLocalCacheMutation: BatonAPI.LocalCacheMutation {
                 public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }
 
                 public static let __parentType = BatonAPI.TypeCondition("Bird")
+                public static var __schema: BatonAPI.SchemaMetadata? { AnimalKingdomAPI.schemaMetadata }
                 public static let __selections: [BatonAPI.Selection] = [
                     .field("wingspan", type: .nonNull(.scalar("Float"))),
                 ]

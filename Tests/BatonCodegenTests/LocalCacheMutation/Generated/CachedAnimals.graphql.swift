@@ -15,6 +15,7 @@ public struct CachedAnimalsQuery: BatonAPI.GraphQLQuery {
         public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }
 
         public static let __parentType = BatonAPI.TypeCondition("Query")
+        public static var __schema: BatonAPI.SchemaMetadata? { AnimalKingdomAPI.schemaMetadata }
         public static let __selections: [BatonAPI.Selection] = [
             .field("allAnimals", type: .nonNull(.list(.nonNull(.object("Animal")))), selections: AllAnimal.__selections),
         ]
@@ -29,6 +30,7 @@ public struct CachedAnimalsQuery: BatonAPI.GraphQLQuery {
             public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }
 
             public static let __parentType = BatonAPI.TypeCondition("Animal", possibleTypes: ["Bird", "Cat", "Crocodile", "Dog", "Fish", "Human", "Rat"])
+            public static var __schema: BatonAPI.SchemaMetadata? { AnimalKingdomAPI.schemaMetadata }
             public static let __selections: [BatonAPI.Selection] = [
                 .field("__typename", type: .nonNull(.scalar("String"))),
                 .field("id", type: .nonNull(.scalar("ID"))),
@@ -53,6 +55,7 @@ public struct CachedAnimalsQuery: BatonAPI.GraphQLQuery {
                 public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }
 
                 public static let __parentType = BatonAPI.TypeCondition("Bird")
+                public static var __schema: BatonAPI.SchemaMetadata? { AnimalKingdomAPI.schemaMetadata }
                 public static let __selections: [BatonAPI.Selection] = [
                     .field("wingspan", type: .nonNull(.scalar("Float"))),
                 ]
@@ -74,6 +77,7 @@ public struct CachedAnimalsQuery: BatonAPI.GraphQLQuery {
                 public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }
 
                 public static let __parentType = BatonAPI.TypeCondition("Pet", possibleTypes: ["Bird", "Cat", "Dog", "Fish", "PetRock", "Rat"])
+                public static var __schema: BatonAPI.SchemaMetadata? { AnimalKingdomAPI.schemaMetadata }
                 public static let __selections: [BatonAPI.Selection] = [
                     .field("humanName", type: .scalar("String")),
                     .field("owner", type: .object("Human"), selections: Owner.__selections),
@@ -95,6 +99,7 @@ public struct CachedAnimalsQuery: BatonAPI.GraphQLQuery {
                     public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }
 
                     public static let __parentType = BatonAPI.TypeCondition("Human")
+                    public static var __schema: BatonAPI.SchemaMetadata? { AnimalKingdomAPI.schemaMetadata }
                     public static let __selections: [BatonAPI.Selection] = [
                         .field("__typename", type: .nonNull(.scalar("String"))),
                         .field("id", type: .nonNull(.scalar("ID"))),
@@ -129,6 +134,7 @@ public struct CachedPetsQuery: BatonAPI.GraphQLQuery {
         public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }
 
         public static let __parentType = BatonAPI.TypeCondition("Query")
+        public static var __schema: BatonAPI.SchemaMetadata? { AnimalKingdomAPI.schemaMetadata }
         public static let __selections: [BatonAPI.Selection] = [
             .field("pets", type: .nonNull(.list(.nonNull(.object("Pet")))), arguments: ["filters": .variable("filters")], selections: Pet.__selections),
         ]
@@ -143,6 +149,7 @@ public struct CachedPetsQuery: BatonAPI.GraphQLQuery {
             public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }
 
             public static let __parentType = BatonAPI.TypeCondition("Pet", possibleTypes: ["Bird", "Cat", "Dog", "Fish", "PetRock", "Rat"])
+            public static var __schema: BatonAPI.SchemaMetadata? { AnimalKingdomAPI.schemaMetadata }
             public static let __selections: [BatonAPI.Selection] = [
                 .field("__typename", type: .nonNull(.scalar("String"))),
                 .field("id", type: .nonNull(.scalar("ID"))),

@@ -9,6 +9,7 @@ public struct PetDetailsMutation: BatonAPI.MutableFragment {
     public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }
 
     public static let __parentType = BatonAPI.TypeCondition("Pet", possibleTypes: ["Bird", "Cat", "Dog", "Fish", "PetRock", "Rat"])
+    public static var __schema: BatonAPI.SchemaMetadata? { AnimalKingdomAPI.schemaMetadata }
     public static let __selections: [BatonAPI.Selection] = [
         .field("__typename", type: .nonNull(.scalar("String"))),
         .field("owner", type: .object("Human"), selections: Owner.__selections),
@@ -32,6 +33,7 @@ public struct PetDetailsMutation: BatonAPI.MutableFragment {
         public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }
 
         public static let __parentType = BatonAPI.TypeCondition("Human")
+        public static var __schema: BatonAPI.SchemaMetadata? { AnimalKingdomAPI.schemaMetadata }
         public static let __selections: [BatonAPI.Selection] = [
             .field("__typename", type: .nonNull(.scalar("String"))),
             .field("firstName", type: .nonNull(.scalar("String"))),

@@ -12,6 +12,18 @@ extension AnimalKingdomAPI {
     }
 }
 
+extension BatonAPI.GraphQLEnum where T == AnimalKingdomAPI.RelativeSize {
+    public static var large: Self { .case(.large) }
+    public static var average: Self { .case(.average) }
+    public static var small: Self { .case(.small) }
+}
+
+extension BatonAPI.GraphQLNullable where Wrapped == BatonAPI.GraphQLEnum<AnimalKingdomAPI.RelativeSize> {
+    public static var large: Self { .some(.case(.large)) }
+    public static var average: Self { .some(.case(.average)) }
+    public static var small: Self { .some(.case(.small)) }
+}
+
 extension AnimalKingdomAPI {
     public enum SkinCovering: Swift.String, BatonAPI.EnumType {
         case fur = "FUR"
@@ -19,6 +31,20 @@ extension AnimalKingdomAPI {
         case feathers = "FEATHERS"
         case scales = "SCALES"
     }
+}
+
+extension BatonAPI.GraphQLEnum where T == AnimalKingdomAPI.SkinCovering {
+    public static var fur: Self { .case(.fur) }
+    public static var hair: Self { .case(.hair) }
+    public static var feathers: Self { .case(.feathers) }
+    public static var scales: Self { .case(.scales) }
+}
+
+extension BatonAPI.GraphQLNullable where Wrapped == BatonAPI.GraphQLEnum<AnimalKingdomAPI.SkinCovering> {
+    public static var fur: Self { .some(.case(.fur)) }
+    public static var hair: Self { .some(.case(.hair)) }
+    public static var feathers: Self { .some(.case(.feathers)) }
+    public static var scales: Self { .some(.case(.scales)) }
 }
 
 extension AnimalKingdomAPI {
@@ -135,6 +161,7 @@ extension AnimalKingdomAPI {
             "Pet": ["id"],
             "PetRock": ["id"],
             "Rat": ["id"],
-        ]
+        ],
+        globalIDInterface: nil
     )
 }
