@@ -5,7 +5,7 @@ import Logging
 /// `@prependNode`, `@appendEdge`, `@prependEdge`, `@deleteEdge`, `@deleteRecord`) and
 /// `@connection` page merging. A missing connection or a null edge is skipped with a log line.
 enum DirectiveHandler {
-    static let logger = Logger(label: "baton.store")
+    static var logger: Logger { storeLogger }
 
     static func run(_ store: RecordSourceProxy, _ invocation: HandleInvocation, variables: JSONObject) {
         switch invocation.directive {

@@ -35,12 +35,6 @@ public struct OperationDescriptor: Sendable, Hashable {
         hasher.combine(variables)
     }
 
-    /// The same descriptor with other variables.
-    func with(variables: JSONObject) -> OperationDescriptor {
-        OperationDescriptor(
-            name: name, selections: selections, variables: variables, rootID: rootID, rootType: rootType, cacheKeys: cacheKeys)
-    }
-
     /// The descriptor of an operation: its `Data` read from the root record.
     public init<Operation: GraphQLOperation>(operation: Operation) {
         self.init(
