@@ -128,9 +128,12 @@ let package = Package(
         ),
         // Publishes to a SQLite cache until killed: the crash-safety test's writer process.
         .executableTarget(name: "baton-cache-stress", dependencies: ["BatonSQLite"]),
+        // Test support shared by the test targets: blocking work (child processes) off Swift's
+        // cooperative pool.
+        .target(name: "BatonTestSupport", path: "Tests/BatonTestSupport"),
         .testTarget(
             name: "BatonStoreTests",
-            dependencies: ["BatonStore", "BatonSQLite", "BatonExampleAPI", "baton-cache-stress"]
+            dependencies: ["BatonStore", "BatonSQLite", "BatonExampleAPI", "baton-cache-stress", "BatonTestSupport"]
         ),
         // The code generator: schema, documents, validation, Swift rendering, manifest.
         .target(
@@ -152,7 +155,7 @@ let package = Package(
         .plugin(name: "BatonCodegenPlugin", capability: .buildTool(), dependencies: ["baton"]),
         .testTarget(
             name: "BatonCodegenTests",
-            dependencies: ["BatonCodegen", "BatonAPI", "BatonStore", "BatonExampleServer"],
+            dependencies: ["BatonCodegen", "BatonAPI", "BatonStore", "BatonExampleServer", "BatonTestSupport"],
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "BatonAPITests", dependencies: ["BatonAPI", "BatonExampleAPI"]),
@@ -165,6 +168,7 @@ let package = Package(
             name: "BatonTests",
             dependencies: [
                 "Baton", "BatonAPI", "BatonSQLite", "BatonWebSocket", "BatonExampleAPI", "BatonExampleServer", "BatonAsyncHTTPClient",
+                "BatonTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "WSClient", package: "swift-websocket"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),

@@ -10,6 +10,13 @@ public enum SQLiteCacheError: Error, Sendable, CustomStringConvertible {
     case foreign(path: String)
     /// The file was written by a newer Baton with a schema this one does not know.
     case unsupportedVersion(path: String, version: Int)
+    /// Another store has the file open (in this process or another): one store per file. The
+    /// file is left as it is.
+    case alreadyOpen(path: String)
+    /// A write found the disk full; the store keeps working in memory.
+    case diskFull(path: String, message: String)
+    /// The file or its folder cannot be written; the store keeps working in memory.
+    case readOnly(path: String, message: String)
     /// A statement failed.
     case statementFailed(path: String, message: String)
 
@@ -20,6 +27,9 @@ public enum SQLiteCacheError: Error, Sendable, CustomStringConvertible {
         case .foreign(let path): return "\(path): the file is a SQLite database but not a Baton cache"
         case .unsupportedVersion(let path, let version):
             return "\(path): the cache has schema version \(version), newer than this Baton knows (\(SQLiteNormalizedCache.schemaVersion))"
+        case .alreadyOpen(let path): return "\(path): the cache is open in another store (one store per file)"
+        case .diskFull(let path, let message): return "\(path): the disk is full: \(message)"
+        case .readOnly(let path, let message): return "\(path): the cache cannot be written: \(message)"
         case .statementFailed(let path, let message): return "\(path): \(message)"
         }
     }

@@ -33,6 +33,9 @@ final class SQLiteConnection {
         let message = String(cString: sqlite3_errmsg(handle))
         switch code & 0xFF {
         case SQLITE_NOTADB, SQLITE_CORRUPT: return .corrupt(path: path, message: message)
+        case SQLITE_BUSY, SQLITE_LOCKED: return .alreadyOpen(path: path)
+        case SQLITE_FULL: return .diskFull(path: path, message: message)
+        case SQLITE_READONLY, SQLITE_CANTOPEN, SQLITE_PERM: return .readOnly(path: path, message: message)
         default: return .statementFailed(path: path, message: message)
         }
     }
@@ -47,6 +50,7 @@ final class SQLiteConnection {
     enum Value {
         case text(String)
         case int(Int)
+        case real(Double)
         case blob([UInt8])
         case null
     }
@@ -106,6 +110,7 @@ final class SQLiteConnection {
             switch parameter {
             case .text(let text): sqlite3_bind_text(statement, index, text, -1, SQLITE_TRANSIENT)
             case .int(let int): sqlite3_bind_int64(statement, index, Int64(int))
+            case .real(let real): sqlite3_bind_double(statement, index, real)
             case .blob(let bytes):
                 bytes.withUnsafeBytes { buffer in
                     _ = sqlite3_bind_blob(statement, index, buffer.baseAddress, Int32(buffer.count), SQLITE_TRANSIENT)
@@ -131,6 +136,10 @@ final class SQLiteConnection {
         }
 
         func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(statement, column)) }
+
+        func double(_ column: Int32) -> Double { sqlite3_column_double(statement, column) }
+
+        func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
 
         func blob(_ column: Int32) -> [UInt8] {
             let count = Int(sqlite3_column_bytes(statement, column))

@@ -3,45 +3,92 @@ import BatonStore
 import CSQLite
 import Foundation
 
-/// A ``NormalizedCache`` in a SQLite file: WAL journal, one transaction per publish (so a crash
-/// leaves whole publishes only), and a versioned schema. It stores records only: never request
-/// headers, tokens or variables.
+/// A ``NormalizedCache`` in a SQLite file: WAL journal, one transaction per commit (so a crash
+/// leaves whole commits only), a versioned schema, records read on demand in batches, and an
+/// optional ``CacheEvictionPolicy``. Besides records it keeps what decides staleness (when each
+/// operation was fetched, invalidation marks), so a cache policy answers the same after a
+/// restart; never request headers, tokens, variables or optimistic data.
+///
+/// One store per file: the cache holds the file's lock while it is open, so a second open (in
+/// this process or another) fails with ``SQLiteCacheError/alreadyOpen(path:)`` and leaves the file
+/// as it is, rather than two stores each trusting a memory the other's writes made stale.
 ///
 /// ```swift
-/// let (cache, problem) = SQLiteNormalizedCache.openOrRecover(fileURL: url)
-/// if let problem { log(problem) }   // the unreadable file was moved aside, not deleted
+/// let (cache, problem) = SQLiteNormalizedCache.openOrRecover(fileURL: url, eviction: .init(maxBytes: 50 << 20))
+/// if let problem { log(problem) }   // an unreadable file was moved aside, not deleted
 /// let client = BatonClient(url: serverURL, store: Store(cache: cache))
 /// ```
-public final class SQLiteNormalizedCache: NormalizedCache, @unchecked Sendable {
-    /// The schema version this Baton writes.
-    public static let schemaVersion = 1
+public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
+    /// The schema version this Baton writes. Version 1 (records only) is migrated on open.
+    public static let schemaVersion = 2
     /// The page size of new cache files (existing files keep theirs).
     static let newFilePageSize = 16384
     static let format = "baton-normalized-cache"
 
     public let fileURL: URL
-    private let connection: SQLiteConnection
-    private let lock = NSLock()
-    /// Rows that could not be read at load time (they are skipped, and kept in the file).
-    public private(set) var unreadableRecordCount = 0
+    /// What leaves the file, and when.
+    public let eviction: CacheEvictionPolicy
+    private let guarded: Locked<Guarded>
+    /// Files open in this process: a second open fails at once instead of waiting for the lock.
+    private static let openPaths = Locked<Set<String>>([])
 
-    /// Opens (or creates) the cache at `fileURL`. Throws ``SQLiteCacheError`` for a damaged,
-    /// foreign or newer file; the file is left as it is.
-    public init(fileURL: URL) throws(SQLiteCacheError) {
+    /// The connection and the write path's reused buffers, behind the cache's lock.
+    private struct Guarded {
+        let connection: SQLiteConnection
+        /// Reused by each write for the bytes of its IDs and records.
+        let buffer = ByteBuffer()
+        var writer = RecordWriter()
+        /// Rows that could not be read (they are skipped, and kept in the file).
+        var unreadable = 0
+        var writesSinceEvictionCheck = 0
+    }
+
+    public var isPersistent: Bool { true }
+
+    /// Rows that could not be decoded when loaded (they read as missing and stay in the file).
+    public var unreadableRecordCount: Int { guarded.withLock { $0.unreadable } }
+
+    /// Opens (or creates) the cache at `fileURL`, migrating an older schema. Throws
+    /// ``SQLiteCacheError`` for a damaged, foreign, newer or already open file; the file is left as it is.
+    public init(fileURL: URL, eviction: CacheEvictionPolicy = .none) throws(SQLiteCacheError) {
         self.fileURL = fileURL
-        connection = try SQLiteConnection(path: fileURL.path)
-        try prepareSchema()
+        self.eviction = eviction
+        let path = fileURL.standardizedFileURL.path
+        guard Self.openPaths.withLock({ $0.insert(path).inserted }) else { throw .alreadyOpen(path: fileURL.path) }
+        do throws(SQLiteCacheError) {
+            let connection = try SQLiteConnection(path: fileURL.path)
+            try Self.prepareSchema(connection, path: fileURL.path)
+            guarded = Locked(Guarded(connection: connection))
+        } catch {
+            Self.openPaths.withLock { _ = $0.remove(path) }
+            throw error
+        }
+        if eviction.isActive { try guarded.withLock { state throws(SQLiteCacheError) in try evict(&state, now: Date()) } }
+    }
+
+    deinit {
+        let path = fileURL.standardizedFileURL.path
+        Self.openPaths.withLock { _ = $0.remove(path) }
     }
 
     /// Opens the cache, or, when the file cannot be used, moves it (and its `-wal`/`-shm`) aside
     /// as `<name>.unreadable-<time>` and starts a fresh cache. Returns the error that caused the
     /// fresh start, if any. Never throws away the old file and never crashes: if even a fresh
-    /// file cannot be made (a read-only folder, a full disk), the store keeps working with an
-    /// ``InMemoryNormalizedCache`` (nothing persists; the error says why).
-    public static func openOrRecover(fileURL: URL) -> (cache: any NormalizedCache, recoveredFrom: SQLiteCacheError?) {
+    /// file cannot be made (a read-only folder, a full disk), or another store has the file open,
+    /// the store keeps working with an ``InMemoryNormalizedCache`` (nothing persists; the error says why).
+    public static func openOrRecover(fileURL: URL, eviction: CacheEvictionPolicy = .none) -> (
+        cache: any NormalizedCache, recoveredFrom: SQLiteCacheError?
+    ) {
         do {
-            return (try SQLiteNormalizedCache(fileURL: fileURL), nil)
+            return (try SQLiteNormalizedCache(fileURL: fileURL, eviction: eviction), nil)
         } catch {
+            switch error {
+            case .alreadyOpen, .cannotOpen, .readOnly, .diskFull:
+                // Nothing wrong with the file itself: it stays where it is, untouched.
+                return (InMemoryNormalizedCache(), error)
+            case .corrupt, .foreign, .unsupportedVersion, .statementFailed:
+                break
+            }
             let stamp = Int(Date().timeIntervalSince1970 * 1000)
             let manager = FileManager.default
             for suffix in ["", "-wal", "-shm"] {
@@ -50,24 +97,25 @@ public final class SQLiteNormalizedCache: NormalizedCache, @unchecked Sendable {
                 try? manager.moveItem(at: source, to: URL(fileURLWithPath: fileURL.path + ".unreadable-\(stamp)" + suffix))
             }
             do {
-                return (try SQLiteNormalizedCache(fileURL: fileURL), error)
-            } catch let freshError {
-                // Not even a fresh file: keep working in memory. Report the first problem
-                // unless only the fresh file failed (the old one could not be opened either).
-                if case .cannotOpen = error { return (InMemoryNormalizedCache(), freshError) }
+                return (try SQLiteNormalizedCache(fileURL: fileURL, eviction: eviction), error)
+            } catch {
                 return (InMemoryNormalizedCache(), error)
             }
         }
     }
 
-    private func prepareSchema() throws(SQLiteCacheError) {
+    // MARK: Schema
+
+    private static func prepareSchema(_ connection: SQLiteConnection, path: String) throws(SQLiteCacheError) {
+        // The first read takes the file's lock and this connection keeps it until it closes.
+        try connection.execute("PRAGMA locking_mode = EXCLUSIVE")
         // Reading the schema is the first access to the file: a non-database fails here.
         var tables: [String] = []
         try connection.run("SELECT name FROM sqlite_master WHERE type = 'table'") { row in
             if let name = row.text(0) { tables.append(name) }
         }
         // Statement journals (SQLite's undo for a multi-row statement) stay in memory rather
-        // than in a temporary file: a publish is one transaction, rolled back whole on failure.
+        // than in a temporary file: a commit is one transaction, rolled back whole on failure.
         try connection.execute("PRAGMA temp_store = MEMORY")
         if tables.isEmpty {
             // Larger pages for a new file: a publish of many records writes a quarter of the
@@ -81,37 +129,122 @@ public final class SQLiteNormalizedCache: NormalizedCache, @unchecked Sendable {
                 BEGIN IMMEDIATE;
                 CREATE TABLE baton_meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
                 INSERT INTO baton_meta (key, value) VALUES ('format', '\(Self.format)'), ('version', '\(Self.schemaVersion)');
-                CREATE TABLE records (id TEXT PRIMARY KEY NOT NULL, deleted INTEGER NOT NULL DEFAULT 0, record BLOB);
+                CREATE TABLE records (id TEXT PRIMARY KEY NOT NULL, deleted INTEGER NOT NULL DEFAULT 0, record BLOB\(Self.recordColumnsAddedIn2));
+                \(Self.tablesAddedIn2)
                 COMMIT;
                 """)
             try connection.execute("PRAGMA synchronous = NORMAL")
+            // Hold the write lock from now on, not from the first write.
+            try connection.execute("BEGIN EXCLUSIVE; COMMIT;")
             return
         }
-        guard tables.contains("baton_meta") else { throw .foreign(path: fileURL.path) }
+        guard tables.contains("baton_meta") else { throw .foreign(path: path) }
         var meta: [String: String] = [:]
         try connection.run("SELECT key, value FROM baton_meta") { row in
             if let key = row.text(0), let value = row.text(1) { meta[key] = value }
         }
         guard meta["format"] == Self.format, let version = meta["version"].flatMap({ Int($0) }) else {
-            throw .foreign(path: fileURL.path)
+            throw .foreign(path: path)
         }
-        guard version <= Self.schemaVersion else { throw .unsupportedVersion(path: fileURL.path, version: version) }
-        // Version 1 is the first schema: later versions migrate here, one step at a time.
+        guard version <= Self.schemaVersion else { throw .unsupportedVersion(path: path, version: version) }
         try connection.execute("PRAGMA journal_mode = WAL")
         try connection.execute("PRAGMA synchronous = NORMAL")
+        try connection.execute("BEGIN EXCLUSIVE; COMMIT;")
         // A damaged page shows up here rather than in the middle of the app's work.
         var integrity = "ok"
         try connection.run("PRAGMA quick_check") { row in integrity = row.text(0) ?? "unknown" }
-        guard integrity == "ok" else { throw .corrupt(path: fileURL.path, message: integrity) }
+        guard integrity == "ok" else { throw .corrupt(path: path, message: integrity) }
+        if version < 2 { try migrateFrom1(connection) }
     }
 
-    public func loadRecords() throws -> RecordSource {
-        lock.lock()
-        defer { lock.unlock() }
-        do {
+    /// Columns version 2 adds to `records`: when each record was last written and last used
+    /// (seconds since 1970), for eviction by age and by least recent use.
+    private static let recordColumnsAddedIn2 = ", written_at REAL NOT NULL DEFAULT 0, used_at REAL NOT NULL DEFAULT 0"
+    /// Tables version 2 adds: fetch times and invalidation marks.
+    private static let tablesAddedIn2 = """
+        CREATE TABLE operations (key TEXT PRIMARY KEY NOT NULL, epoch INTEGER NOT NULL, fetched_at REAL NOT NULL);
+        CREATE TABLE invalidations (id TEXT PRIMARY KEY NOT NULL, epoch INTEGER NOT NULL);
+        """
+
+    /// Version 1 held records only. Its records are kept, dated now (their age was not known).
+    private static func migrateFrom1(_ connection: SQLiteConnection) throws(SQLiteCacheError) {
+        let now = Date().timeIntervalSince1970
+        try connection.execute(
+            """
+            BEGIN IMMEDIATE;
+            ALTER TABLE records ADD COLUMN written_at REAL NOT NULL DEFAULT 0;
+            ALTER TABLE records ADD COLUMN used_at REAL NOT NULL DEFAULT 0;
+            UPDATE records SET written_at = \(now), used_at = \(now);
+            \(Self.tablesAddedIn2)
+            UPDATE baton_meta SET value = '2' WHERE key = 'version';
+            COMMIT;
+            """)
+    }
+
+    // MARK: Reading
+
+    /// IDs per `IN (…)` list, largest first.
+    private static let lookupChunks = [256, 32, 4, 1]
+    private static let selectSQL: [Int: String] = Dictionary(
+        uniqueKeysWithValues: lookupChunks.map { rows in
+            (rows, "SELECT id, deleted, record FROM records WHERE id IN (" + Array(repeating: "?", count: rows).joined(separator: ", ") + ")")
+        })
+
+    public func loadRecords(forKeys ids: Set<DataID>) throws -> [DataID: RecordState] {
+        guard !ids.isEmpty else { return [:] }
+        return try guarded.withLock { state throws(SQLiteCacheError) -> [DataID: RecordState] in
+            var found: [DataID: RecordState] = [:]
+            found.reserveCapacity(ids.count)
+            let keys = Array(ids)
+            var unreadable = 0
+            try Self.forEachChunk(of: keys.count, sizes: Self.lookupChunks) { first, count throws(SQLiteCacheError) in
+                try state.connection.run(
+                    Self.selectSQL[count]!,
+                    keys[first..<first + count].map { .text($0.rawValue) }
+                ) { row in
+                    guard let id = row.text(0) else {
+                        unreadable += 1
+                        return
+                    }
+                    if row.int(1) != 0 {
+                        found[DataID(id)] = .deleted
+                    } else if let record = try? RecordCoding.decode(row.blob(2)), record.id.rawValue == id {
+                        found[DataID(id)] = .present(record)
+                    } else {
+                        unreadable += 1
+                    }
+                }
+            }
+            state.unreadable += unreadable
+            return found
+        }
+    }
+
+    public func loadMetadata() throws -> CacheMetadata {
+        try guarded.withLock { state throws(SQLiteCacheError) -> CacheMetadata in
+            var metadata = CacheMetadata()
+            try state.connection.run("SELECT key, value FROM baton_meta WHERE key IN ('epoch', 'store_invalidated_at')") { row in
+                guard let key = row.text(0), let value = row.text(1).flatMap({ Int($0) }) else { return }
+                if key == "epoch" { metadata.epoch = value } else { metadata.storeInvalidatedAt = value }
+            }
+            try state.connection.run("SELECT id, epoch FROM invalidations") { row in
+                if let id = row.text(0) { metadata.invalidatedAt[DataID(id)] = row.int(1) }
+            }
+            try state.connection.run("SELECT key, epoch, fetched_at FROM operations") { row in
+                if let key = row.text(0) {
+                    metadata.fetches[key] = OperationFetch(epoch: row.int(1), date: Date(timeIntervalSince1970: row.double(2)))
+                }
+            }
+            return metadata
+        }
+    }
+
+    /// Every record in the file, for inspection and tests (a store loads records on demand).
+    public func allRecords() throws -> RecordSource {
+        try guarded.withLock { state throws(SQLiteCacheError) -> RecordSource in
             var source = RecordSource()
             var unreadable = 0
-            try connection.run("SELECT id, deleted, record FROM records") { row in
+            try state.connection.run("SELECT id, deleted, record FROM records") { row in
                 guard let id = row.text(0) else {
                     unreadable += 1
                     return
@@ -124,14 +257,36 @@ public final class SQLiteNormalizedCache: NormalizedCache, @unchecked Sendable {
                     unreadable += 1
                 }
             }
-            unreadableRecordCount = unreadable
+            state.unreadable = unreadable
             return source
         }
     }
 
-    /// Reused by each write for the bytes of its IDs and records (guarded by `lock`).
-    private let buffer = ByteBuffer()
-    private var writer = RecordWriter()
+    /// How many records the file holds.
+    public func recordCount() throws -> Int {
+        try guarded.withLock { state throws(SQLiteCacheError) -> Int in
+            var count = 0
+            try state.connection.run("SELECT count(*) FROM records") { row in count = row.int(0) }
+            return count
+        }
+    }
+
+    /// The bytes the file's pages in use take (what ``CacheEvictionPolicy/maxBytes`` bounds).
+    public func usedBytes() throws -> Int {
+        try guarded.withLock { state throws(SQLiteCacheError) -> Int in try Self.usedBytes(state.connection) }
+    }
+
+    private static func usedBytes(_ connection: SQLiteConnection) throws(SQLiteCacheError) -> Int {
+        var pages = 0
+        var free = 0
+        var size = 0
+        try connection.run("PRAGMA page_count") { row in pages = row.int(0) }
+        try connection.run("PRAGMA freelist_count") { row in free = row.int(0) }
+        try connection.run("PRAGMA page_size") { row in size = row.int(0) }
+        return (pages - free) * size
+    }
+
+    // MARK: Writing
 
     /// Where a row's values lie in `buffer`: its ID, and its record (`nil` for a deletion).
     private struct PendingRow {
@@ -139,47 +294,59 @@ public final class SQLiteNormalizedCache: NormalizedCache, @unchecked Sendable {
         var record: Range<Int>?
     }
 
-    /// Rows per multi-row statement, largest first: a publish runs as few statements as it
+    /// Rows per multi-row statement, largest first: a commit runs as few statements as it
     /// can (most of a small statement's cost is running it, not its row).
     private static let chunkSizes = [128, 16, 1]
+    /// `written_at` and `used_at` are the statement's time: SQLite's `'now'` is one value for
+    /// a whole statement.
     private static let upsertSQL: [Int: String] = Dictionary(
         uniqueKeysWithValues: chunkSizes.map { rows in
             (
                 rows,
-                "INSERT INTO records (id, deleted, record) VALUES "
-                    + Array(repeating: "(?, ?, ?)", count: rows).joined(separator: ", ")
-                    + " ON CONFLICT (id) DO UPDATE SET deleted = excluded.deleted, record = excluded.record"
+                "INSERT INTO records (id, deleted, record, written_at, used_at) VALUES "
+                    + Array(repeating: "(?, ?, ?, \(nowSQL), \(nowSQL))", count: rows).joined(separator: ", ")
+                    + " ON CONFLICT (id) DO UPDATE SET deleted = excluded.deleted, record = excluded.record,"
+                    + " written_at = excluded.written_at, used_at = excluded.used_at"
             )
         })
+    private static let nowSQL = "((julianday('now') - 2440587.5) * 86400.0)"
     private static let deleteSQL: [Int: String] = Dictionary(
         uniqueKeysWithValues: chunkSizes.map { rows in
             (rows, "DELETE FROM records WHERE id IN (" + Array(repeating: "?", count: rows).joined(separator: ", ") + ")")
         })
+    private static let touchSQL: [Int: String] = Dictionary(
+        uniqueKeysWithValues: lookupChunks.map { rows in
+            (rows, "UPDATE records SET used_at = \(nowSQL) WHERE id IN (" + Array(repeating: "?", count: rows).joined(separator: ", ") + ")")
+        })
 
-    /// Writes one publish in one transaction. Every ID and record is encoded first, into one
-    /// buffer, outside the transaction; then the rows go in with multi-row upserts, bound
-    /// straight from the buffer (no copies).
-    public func write(_ changes: [DataID: RecordState?]) throws {
-        guard !changes.isEmpty else { return }
-        lock.lock()
-        defer { lock.unlock() }
-        // Emptied after each write; a large publish's bytes are not kept for the cache's life.
+    /// Writes one commit in one transaction: records (every ID and record is encoded first, into
+    /// one buffer, outside the transaction, then bound straight from it with multi-row upserts),
+    /// reading times, fetch times, invalidation marks and the epoch; then the eviction policy.
+    public func write(_ batch: CacheBatch) throws {
+        try guarded.withLock { state throws(SQLiteCacheError) in
+            try write(batch, &state)
+        }
+    }
+
+    private func write(_ batch: CacheBatch, _ state: inout Guarded) throws(SQLiteCacheError) {
+        let buffer = state.buffer
+        // Emptied after each write; a large commit's bytes are not kept for the cache's life.
         defer { buffer.removeAll(keepingUpTo: 4 << 20) }
         var rows: [PendingRow] = []
-        rows.reserveCapacity(changes.count)
+        rows.reserveCapacity(batch.records.count)
         var forgotten: [Range<Int>] = []
-        for (id, state) in changes {
+        for (id, recordState) in batch.records {
             let idStart = buffer.count
             buffer.append(id.rawValue)
             let idRange = idStart..<buffer.count
-            switch state {
+            switch recordState {
             case nil:
                 forgotten.append(idRange)
             case .deleted?:
                 rows.append(PendingRow(id: idRange, record: nil))
             case .present(let record)?:
                 let recordStart = buffer.count
-                writer.write(record, into: buffer)
+                state.writer.write(record, into: buffer)
                 rows.append(PendingRow(id: idRange, record: recordStart..<buffer.count))
             }
         }
@@ -192,13 +359,11 @@ public final class SQLiteNormalizedCache: NormalizedCache, @unchecked Sendable {
             let order = memcmp(base.advanced(by: left.id.lowerBound), base.advanced(by: right.id.lowerBound), common)
             return order != 0 ? order < 0 : left.id.count < right.id.count
         }
-        let connection = self.connection
+        let touched = batch.readIDs.filter { batch.records[$0] == nil }.map(\.rawValue)
+        let connection = state.connection
         try connection.transaction { () throws(SQLiteCacheError) in
-            var next = 0
-            while next < rows.count {
-                let chunk = Self.chunkSizes.first { $0 <= rows.count - next }!
-                let first = next
-                try connection.run(Self.upsertSQL[chunk]!) { statement, index in
+            try Self.forEachChunk(of: rows.count, sizes: Self.chunkSizes) { first, count throws(SQLiteCacheError) in
+                try connection.run(Self.upsertSQL[count]!) { statement, index in
                     let row = rows[first + Int(index - 1) / 3]
                     switch (index - 1) % 3 {
                     case 0:
@@ -212,26 +377,151 @@ public final class SQLiteNormalizedCache: NormalizedCache, @unchecked Sendable {
                         return sqlite3_bind_blob(statement, index, base.advanced(by: record.lowerBound), Int32(record.count), SQLITE_STATIC)
                     }
                 }
-                next += chunk
             }
-            next = 0
-            while next < forgotten.count {
-                let chunk = Self.chunkSizes.first { $0 <= forgotten.count - next }!
-                let first = next
-                try connection.run(Self.deleteSQL[chunk]!) { statement, index in
+            try Self.forEachChunk(of: forgotten.count, sizes: Self.chunkSizes) { first, count throws(SQLiteCacheError) in
+                try connection.run(Self.deleteSQL[count]!) { statement, index in
                     let id = forgotten[first + Int(index - 1)]
                     return sqlite3_bind_text(
                         statement, index, base.advanced(by: id.lowerBound).assumingMemoryBound(to: CChar.self), Int32(id.count),
                         SQLITE_STATIC)
                 }
-                next += chunk
+            }
+            try Self.forEachChunk(of: touched.count, sizes: Self.lookupChunks) { first, count throws(SQLiteCacheError) in
+                try connection.run(Self.touchSQL[count]!, touched[first..<first + count].map { .text($0) })
+            }
+            try writeMetadata(batch, connection)
+        }
+        if eviction.isActive {
+            state.writesSinceEvictionCheck += 1
+            if state.writesSinceEvictionCheck >= eviction.checkInterval {
+                try evict(&state, now: Date())
             }
         }
     }
 
-    public func clear() throws {
-        lock.lock()
-        defer { lock.unlock() }
-        try connection.execute("DELETE FROM records")
+    private func writeMetadata(_ batch: CacheBatch, _ connection: SQLiteConnection) throws(SQLiteCacheError) {
+        for (key, fetch) in batch.fetches {
+            if let fetch {
+                try connection.run(
+                    "INSERT INTO operations (key, epoch, fetched_at) VALUES (?, ?, ?) ON CONFLICT (key) DO UPDATE SET epoch = excluded.epoch, fetched_at = excluded.fetched_at",
+                    [.text(key), .int(fetch.epoch), .real(fetch.date.timeIntervalSince1970)])
+            } else {
+                try connection.run("DELETE FROM operations WHERE key = ?", [.text(key)])
+            }
+        }
+        for id in batch.invalidatedRecords {
+            try connection.run(
+                "INSERT INTO invalidations (id, epoch) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET epoch = excluded.epoch",
+                [.text(id.rawValue), .int(batch.epoch)])
+        }
+        if batch.invalidatesStore {
+            try connection.run(
+                "INSERT INTO baton_meta (key, value) VALUES ('store_invalidated_at', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                [.text(String(batch.epoch))])
+        }
+        try connection.run(
+            "INSERT INTO baton_meta (key, value) VALUES ('epoch', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            [.text(String(batch.epoch))])
     }
+
+    public func clear() throws {
+        try guarded.withLock { state throws(SQLiteCacheError) in
+            try state.connection.execute(
+                """
+                BEGIN IMMEDIATE;
+                DELETE FROM records;
+                DELETE FROM operations;
+                DELETE FROM invalidations;
+                DELETE FROM baton_meta WHERE key = 'store_invalidated_at';
+                COMMIT;
+                """)
+        }
+    }
+
+    // MARK: Eviction
+
+    /// Applies the eviction policy now (a write applies it every ``CacheEvictionPolicy/checkInterval`` writes).
+    public func evict() throws {
+        try guarded.withLock { state throws(SQLiteCacheError) in try evict(&state, now: Date()) }
+    }
+
+    /// Removes records written longer ago than `maxAge` (and fetch times as old), then the least
+    /// recently used records while the file holds more than `maxRecords` or `maxBytes`, down
+    /// to nine tenths of the bound, in one transaction.
+    private func evict(_ state: inout Guarded, now: Date) throws(SQLiteCacheError) {
+        state.writesSinceEvictionCheck = 0
+        let connection = state.connection
+        let policy = eviction
+        try connection.transaction { () throws(SQLiteCacheError) in
+            if let maxAge = policy.maxAge {
+                let cutoff = now.timeIntervalSince1970 - Double(maxAge.components.seconds) - Double(maxAge.components.attoseconds) / 1e18
+                try connection.run("DELETE FROM records WHERE written_at < ?", [.real(cutoff)])
+                try connection.run("DELETE FROM operations WHERE fetched_at < ?", [.real(cutoff)])
+            }
+            guard policy.maxRecords != nil || policy.maxBytes != nil else { return }
+            // A few rounds at most: the bytes a record takes are an estimate.
+            for _ in 0..<4 {
+                var count = 0
+                try connection.run("SELECT count(*) FROM records") { row in count = row.int(0) }
+                guard count > 0 else { return }
+                var excess = 0
+                if let maxRecords = policy.maxRecords, count > maxRecords {
+                    excess = count - maxRecords * 9 / 10
+                }
+                if let maxBytes = policy.maxBytes {
+                    let used = try Self.usedBytes(connection)
+                    if used > maxBytes {
+                        let perRecord = max(1, used / count)
+                        excess = max(excess, (used - maxBytes * 9 / 10 + perRecord - 1) / perRecord)
+                    }
+                }
+                guard excess > 0 else { return }
+                try connection.run(
+                    "DELETE FROM records WHERE id IN (SELECT id FROM records ORDER BY used_at, written_at, rowid LIMIT ?)", [.int(excess)])
+            }
+        }
+    }
+
+    /// Runs `body` with the connection under the cache's lock (tests set up states with it).
+    func guardedConnection(_ body: (SQLiteConnection) throws -> Void) throws {
+        try guarded.withLock { state in try body(state.connection) }
+    }
+
+    /// Calls `body(first, count)` over `0..<total` in chunks of the largest of `sizes` that fit.
+    private static func forEachChunk(
+        of total: Int, sizes: [Int], _ body: (Int, Int) throws(SQLiteCacheError) -> Void
+    ) throws(SQLiteCacheError) {
+        var next = 0
+        while next < total {
+            let chunk = sizes.first { $0 <= total - next }!
+            try body(next, chunk)
+            next += chunk
+        }
+    }
+}
+
+/// What a ``SQLiteNormalizedCache`` removes from its file, beside what the app removes: records
+/// written longer ago than `maxAge`, then the least recently used records while the file holds
+/// more than `maxRecords` records or `maxBytes` bytes of pages in use. Applied in the write path
+/// (every `checkInterval` writes) and when the cache opens; the store's memory is not affected
+/// (a record evicted from the file stays in memory until memory lets it go).
+public struct CacheEvictionPolicy: Sendable, Hashable {
+    public var maxBytes: Int?
+    public var maxRecords: Int?
+    public var maxAge: Duration?
+    /// How many writes go between two checks of the bounds (a check counts the records).
+    public var checkInterval: Int
+
+    public init(maxBytes: Int? = nil, maxRecords: Int? = nil, maxAge: Duration? = nil, checkInterval: Int = 64) {
+        self.maxBytes = maxBytes
+        self.maxRecords = maxRecords
+        self.maxAge = maxAge
+        self.checkInterval = max(1, checkInterval)
+    }
+
+    /// Nothing is evicted: the file keeps what the app wrote until it is cleared (the default,
+    /// as Apollo iOS's SQLite cache).
+    public static let none = CacheEvictionPolicy()
+
+    var isActive: Bool { maxBytes != nil || maxRecords != nil || maxAge != nil }
 }

@@ -1,6 +1,6 @@
 // baton-cache-stress: publishes to a SQLite cache in a loop until killed. The crash-safety test
 // kills it with SIGKILL at random points and checks that the cache opens and holds whole
-// publishes only. Usage: baton-cache-stress PATH [RECORDS-PER-PUBLISH]
+// publishes only, the last one it reported or the one after it. Usage: baton-cache-stress PATH [RECORDS-PER-PUBLISH]
 import BatonAPI
 import BatonSQLite
 import BatonStore
@@ -22,7 +22,10 @@ do {
     exit(1)
 }
 let store = Store(cache: cache)
-var generation = (store.snapshot()[DataID("stress:0")]?["generation"]?.scalarValue?.intValue ?? 0)
+var generation: Int = {
+    guard case .present(let record)? = store.recordState(of: DataID("stress:0")) else { return 0 }
+    return record["generation"]?.scalarValue?.intValue ?? 0
+}()
 FileHandle.standardOutput.write(Data("ready \(generation)\n".utf8))
 while true {
     generation += 1
@@ -39,4 +42,6 @@ while true {
         FileHandle.standardError.write(Data("\(error)\n".utf8))
         exit(1)
     }
+    // Written when `publish` returns: the test checks the file holds this generation or the next.
+    FileHandle.standardOutput.write(Data("published \(generation)\n".utf8))
 }

@@ -1,4 +1,5 @@
 import BatonExampleServer
+import BatonTestSupport
 import Foundation
 import Testing
 

@@ -140,25 +140,27 @@ struct StoreDefectTests {
     func clearRebasesPendingOptimisticUpdatesAndReachesTheCacheInOrder(sqlite: Bool) async throws {
         try await withTemporaryFolder { folder in
             let url = folder.appendingPathComponent("cache.sqlite")
-            let cache: any NormalizedCache = sqlite ? try SQLiteNormalizedCache(fileURL: url) : InMemoryNormalizedCache()
-            let store = Store(cache: cache)
-            store.publish(data: ["me": ["__typename": "User", "id": "1", "name": "Real"]], for: Self.me, fetched: true)
-            let update = store.applyOptimisticUpdate(data: nil, for: Self.me) { proxy, _ in
-                proxy.get("User:1")?.setValue("Optimistic", "name")
+            do {
+                let cache: any NormalizedCache = sqlite ? try SQLiteNormalizedCache(fileURL: url) : InMemoryNormalizedCache()
+                let store = Store(cache: cache)
+                store.publish(data: ["me": ["__typename": "User", "id": "1", "name": "Real"]], for: Self.me, fetched: true)
+                let update = store.applyOptimisticUpdate(data: nil, for: Self.me) { proxy, _ in
+                    proxy.get("User:1")?.setValue("Optimistic", "name")
+                }
+                #expect(store.read(Self.me).data?["me"]?["name"] == "Optimistic")
+                store.clear()
+                // The update read User:1, which is gone: applied again, it changes nothing, and
+                // the overlay no longer holds a ghost of the old record.
+                let userName = OperationDescriptor(
+                    name: "UserName", selections: [.field("name", type: .scalar("String"))], variables: [:], rootID: "User:1", rootType: "User")
+                #expect(store.read(userName).isMissing)
+                #expect(store.read(Self.me).isMissing)
+                #expect(store.recordState(of: "User:1") == nil)
+                store.publish(data: ["me": ["__typename": "User", "id": "1", "name": "After"]], for: Self.me, fetched: true)
+                #expect(store.read(Self.me).data?["me"]?["name"] == "Optimistic")
+                store.revertOptimisticUpdate(update)
+                #expect(store.read(Self.me).data?["me"]?["name"] == "After")
             }
-            #expect(store.read(Self.me).data?["me"]?["name"] == "Optimistic")
-            store.clear()
-            // The update read User:1, which is gone: applied again, it changes nothing, and
-            // the overlay no longer holds a ghost of the old record.
-            let userName = OperationDescriptor(
-                name: "UserName", selections: [.field("name", type: .scalar("String"))], variables: [:], rootID: "User:1", rootType: "User")
-            #expect(store.read(userName).isMissing)
-            #expect(store.read(Self.me).isMissing)
-            #expect(store.recordState(of: "User:1") == nil)
-            store.publish(data: ["me": ["__typename": "User", "id": "1", "name": "After"]], for: Self.me, fetched: true)
-            #expect(store.read(Self.me).data?["me"]?["name"] == "Optimistic")
-            store.revertOptimisticUpdate(update)
-            #expect(store.read(Self.me).data?["me"]?["name"] == "After")
             if sqlite {
                 // The clear and the later write reached the file in that order; optimistic data never did.
                 let reopened = Store(cache: try SQLiteNormalizedCache(fileURL: url))

@@ -16,6 +16,10 @@ let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().delet
     .deletingLastPathComponent().appendingPathComponent("Fixtures/github")
 let responseData = try Data(contentsOf: fixtures.appendingPathComponent("IssuesAndCommentsForRepository.response.json"))
 
+if let flag = CommandLine.arguments.firstIndex(of: "--reopen") {
+    try PersistenceFigures.reopenChild(file: CommandLine.arguments[flag + 1])
+    exit(0)
+}
 if let flag = CommandLine.arguments.firstIndex(of: "--profile") {
     try ProfileWorkload.run(arguments: Array(CommandLine.arguments[(flag + 1)...]), response: responseData)
     exit(0)
@@ -24,8 +28,8 @@ if let flag = CommandLine.arguments.firstIndex(of: "--profile") {
 var figures: [Figure] = []
 var notes: [String] = []
 
-// `--only NAME[,NAME…]` runs some groups of figures: memory, parse, receive, sqlite, growth,
-// store, requests, codegen. The table of record is the one with all of them.
+// `--only NAME[,NAME…]` runs some groups of figures: memory, parse, receive, sqlite, persistence,
+// growth, store, requests, codegen. The table of record is the one with all of them.
 let only: Set<Substring>? = CommandLine.arguments.firstIndex(of: "--only").map {
     Set(CommandLine.arguments[$0 + 1].split(separator: ","))
 }
@@ -50,6 +54,7 @@ if wants("parse") {
 }
 if wants("receive") { figures.append(contentsOf: try GitHubFigures.figures(response: responseData, notes: &notes)) }
 if wants("sqlite") { figures.append(try GitHubFigures.sqlite(response: responseData, notes: &notes)) }
+if wants("persistence") { figures.append(contentsOf: try PersistenceFigures.figures(response: responseData, notes: &notes)) }
 if wants("growth") { figures.append(contentsOf: try GitHubFigures.growth(response: responseData, notes: &notes)) }
 if let memoryFigure { figures.append(memoryFigure) }
 if wants("store") { figures.append(contentsOf: StoreFigures.all()) }

@@ -1,24 +1,96 @@
 import BatonAPI
 import Foundation
 
-/// Where the store keeps its records between runs. The store holds every record in memory and
-/// writes each publish through to the cache; it reads the cache once, when it opens.
+/// Where the store's records live beyond its memory (Apollo's `NormalizedCache`): the store
+/// keeps a bounded working set of records in memory and loads the others on demand, in batches,
+/// and writes every commit here in commit order, while it holds its lock. An implementation is
+/// called by one store at a time, never concurrently.
 public protocol NormalizedCache: Sendable {
-    /// Every stored record and deletion.
-    func loadRecords() throws -> RecordSource
-    /// Writes one publish: for each ID its new state (a record or a deletion), or `nil` to forget
-    /// the ID (garbage collection). Must be atomic: after a crash the cache holds all of a publish
-    /// or none of it.
-    func write(_ changes: [DataID: RecordState?]) throws
-    /// Removes every record.
+    /// Whether what is written survives the process. When it does, the store's memory is a
+    /// working set over the cache: records it has not read are loaded when needed, records not in
+    /// use leave memory, and garbage collection frees memory only, never the cache.
+    var isPersistent: Bool { get }
+    /// The states of those `ids` the cache holds; IDs it does not hold are left out.
+    func loadRecords(forKeys ids: Set<DataID>) throws -> [DataID: RecordState]
+    /// The store's bookkeeping (fetch times, invalidation marks), read once when the store opens.
+    func loadMetadata() throws -> CacheMetadata
+    /// Writes one commit. Must be atomic: after a crash the cache holds all of a commit or none of it.
+    func write(_ batch: CacheBatch) throws
+    /// Removes every record and all bookkeeping.
     func clear() throws
 }
 
-/// The default cache: nothing survives the process.
+/// One commit as the cache stores it.
+public struct CacheBatch: Sendable, Hashable {
+    /// For each ID its new state (a record or a deletion), or `nil` to remove it from the cache.
+    public var records: [DataID: RecordState?]
+    /// Operations whose server response this commit wrote, by root key (see ``OperationDescriptor/rootKey``);
+    /// `nil` removes an operation's fetch (its root was dropped).
+    public var fetches: [String: OperationFetch?]
+    /// Records this commit invalidated, at ``epoch``.
+    public var invalidatedRecords: Set<DataID>
+    /// Whether this commit invalidated the whole store, at ``epoch``.
+    public var invalidatesStore: Bool
+    /// The store's commit count after this commit.
+    public var epoch: Int
+    /// Records read since the last write, for least-recently-used eviction.
+    public var readIDs: Set<DataID>
+
+    public init(
+        records: [DataID: RecordState?] = [:], fetches: [String: OperationFetch?] = [:], invalidatedRecords: Set<DataID> = [],
+        invalidatesStore: Bool = false, epoch: Int = 0, readIDs: Set<DataID> = []
+    ) {
+        self.records = records
+        self.fetches = fetches
+        self.invalidatedRecords = invalidatedRecords
+        self.invalidatesStore = invalidatesStore
+        self.epoch = epoch
+        self.readIDs = readIDs
+    }
+
+    /// Whether the batch changes anything but reading times.
+    public var changesData: Bool {
+        !records.isEmpty || !fetches.isEmpty || !invalidatedRecords.isEmpty || invalidatesStore
+    }
+}
+
+/// When an operation's server response was written: the store's epoch then, and the wall-clock time.
+public struct OperationFetch: Sendable, Hashable {
+    public var epoch: Int
+    public var date: Date
+
+    public init(epoch: Int, date: Date) {
+        self.epoch = epoch
+        self.date = date
+    }
+}
+
+/// What decides staleness, as a cache keeps it across restarts.
+public struct CacheMetadata: Sendable, Hashable {
+    /// The store's commit count when it last wrote.
+    public var epoch: Int
+    /// The epoch of the last whole-store invalidation.
+    public var storeInvalidatedAt: Int?
+    /// The epoch of each record's last invalidation.
+    public var invalidatedAt: [DataID: Int]
+    /// Each fetched operation's last write, by root key.
+    public var fetches: [String: OperationFetch]
+
+    public init(epoch: Int = 0, storeInvalidatedAt: Int? = nil, invalidatedAt: [DataID: Int] = [:], fetches: [String: OperationFetch] = [:]) {
+        self.epoch = epoch
+        self.storeInvalidatedAt = storeInvalidatedAt
+        self.invalidatedAt = invalidatedAt
+        self.fetches = fetches
+    }
+}
+
+/// The default cache: nothing survives the process, and the store's memory holds everything.
 public struct InMemoryNormalizedCache: NormalizedCache {
     public init() {}
 
-    public func loadRecords() throws -> RecordSource { RecordSource() }
-    public func write(_ changes: [DataID: RecordState?]) throws {}
+    public var isPersistent: Bool { false }
+    public func loadRecords(forKeys ids: Set<DataID>) throws -> [DataID: RecordState] { [:] }
+    public func loadMetadata() throws -> CacheMetadata { CacheMetadata() }
+    public func write(_ batch: CacheBatch) throws {}
     public func clear() throws {}
 }

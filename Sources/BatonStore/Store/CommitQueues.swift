@@ -1,59 +1,6 @@
 import BatonAPI
 import Logging
 
-/// One write to the persistent cache, as a commit made it.
-enum CacheWrite {
-    /// For each ID its new state, or `nil` to forget it (garbage collection).
-    case records([DataID: RecordState?])
-    /// Everything goes.
-    case clear
-}
-
-/// Writes the store's commits to its persistent cache in the order they were committed, outside
-/// the store's lock. A commit enqueues its write while it holds the store's lock (so the queue's
-/// order is the commit order) and then drains the queue; whoever drains writes every pending
-/// write in order, one at a time, so when `drain()` returns the caller's own write is on disk.
-final class PersistenceWriter: Sendable {
-    let cache: any NormalizedCache
-    private let pending = Locked<[CacheWrite]>([])
-    /// Held while writing, so that two drains never interleave their writes.
-    private let writing = Locked(())
-    private let onError: @Sendable (any Error) -> Void
-
-    init(cache: any NormalizedCache, onError: @escaping @Sendable (any Error) -> Void) {
-        self.cache = cache
-        self.onError = onError
-    }
-
-    /// Adds a write at the end of the queue. Call while holding the store's lock.
-    func enqueue(_ write: CacheWrite) {
-        pending.withLock { $0.append(write) }
-    }
-
-    /// Writes everything pending, in order. Call without holding the store's lock.
-    func drain() {
-        writing.withLock { _ in
-            while true {
-                let batch = pending.withLock { queue -> [CacheWrite] in
-                    defer { queue.removeAll(keepingCapacity: true) }
-                    return queue
-                }
-                if batch.isEmpty { return }
-                for write in batch {
-                    do {
-                        switch write {
-                        case .records(let changes): if !changes.isEmpty { try cache.write(changes) }
-                        case .clear: try cache.clear()
-                        }
-                    } catch {
-                        onError(error)
-                    }
-                }
-            }
-        }
-    }
-}
-
 /// A watcher's new read, to be handed to it after the store's lock is released.
 struct WatcherNotification {
     let subscription: OnceFlag

@@ -40,14 +40,14 @@ extension Store {
             guard root.retainCount == 0 else { return false }
             state.releaseBuffer.removeAll { $0 == key }
             // Data that has already expired is not worth keeping: dropped at once, as Relay does.
-            if let expiration = queryCacheExpirationTime, let fetched = root.fetchTime, now - fetched > expiration {
-                state.roots[key] = nil
+            if let expiration = queryCacheExpirationTime, let fetched = state.fetches[key]?.time, now - fetched > expiration {
+                state.dropRoot(key)
                 return true
             }
             state.releaseBuffer.append(key)
             if state.releaseBuffer.count > releaseBufferSize {
                 let evicted = state.releaseBuffer.removeFirst()
-                if state.roots[evicted]?.retainCount == 0 { state.roots[evicted] = nil }
+                if state.roots[evicted]?.retainCount == 0 { state.dropRoot(evicted) }
                 return true
             }
             return false
@@ -56,8 +56,9 @@ extension Store {
     }
 
     /// Removes every record that no retained or buffered root reaches (through the fields its
-    /// selections read over the base records) and no watcher saw, in memory and in the cache,
-    /// through the one commit path. The root record always stays. While optimistic updates are
+    /// selections read over the base records) and no watcher saw, through the one commit path:
+    /// from memory, and, with an in-memory cache, for good. A persistent cache keeps them (its
+    /// eviction policy decides what leaves it), and they are loaded again when read. The root record always stays. While optimistic updates are
     /// applied nothing is collected (Relay holds collection then): the collection runs when the
     /// last one is committed or reverted. Returns the removed IDs.
     @discardableResult
@@ -83,5 +84,14 @@ extension Store {
     /// How many query roots are retained or in the release buffer.
     public var retainedRootCount: Int {
         state.withLock { state in state.roots.values.filter { $0.retainCount > 0 }.count + state.releaseBuffer.count }
+    }
+}
+
+extension StoreState {
+    /// Forgets a root that is neither retained nor buffered, and when it was fetched (here and,
+    /// with the next commit, in the cache), as Relay forgets a disposed root's fetch time.
+    mutating func dropRoot(_ key: String) {
+        roots[key] = nil
+        if fetches.removeValue(forKey: key) != nil { droppedFetches.insert(key) }
     }
 }

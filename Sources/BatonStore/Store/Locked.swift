@@ -9,7 +9,7 @@ package final class Locked<Value>: @unchecked Sendable {
         self.value = value
     }
 
-    package func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+    package func withLock<T, E: Error>(_ body: (inout Value) throws(E) -> T) throws(E) -> T {
         lock.lock()
         defer { lock.unlock() }
         return try body(&value)

@@ -22,11 +22,13 @@ public final class Store: Sendable {
     let state: Locked<StoreState>
     /// Whether commits are written to `cache` (not for the in-memory default).
     private let persists: Bool
-    let writer: PersistenceWriter
     let notifications = NotificationQueue()
     private let persistenceErrors: Locked<[any Error]>
 
-    /// A store over `cache` (in memory by default). Records already in the cache are loaded; a
+    /// A store over `cache` (in memory by default). With a persistent cache, opening costs the
+    /// same whatever the cache holds: its bookkeeping (fetch times, invalidation marks) is read
+    /// now, its records when something needs them, and memory keeps at most `workingSetLimit`
+    /// records (the least recently used that nothing watches leave memory, not the cache). A
     /// cache that cannot be read leaves the store empty and the error in ``takePersistenceErrors()``.
     /// `cacheKeys`, when given, replaces the rule each operation's generated schema gives.
     public init(
@@ -34,32 +36,40 @@ public final class Store: Sendable {
         cacheKeys: CacheKeyConfiguration? = nil,
         releaseBufferSize: Int = 10,
         queryCacheExpirationTime: Duration? = nil,
-        sensitiveData: SensitiveData = .default
+        sensitiveData: SensitiveData = .default,
+        workingSetLimit: Int = 50_000
     ) {
         self.cache = cache
         self.sensitiveData = sensitiveData
         var generator = SystemRandomNumberGenerator()
         redactionSalt = (generator.next(), generator.next())
-        persists = !(cache is InMemoryNormalizedCache)
+        persists = cache.isPersistent
         self.cacheKeys = cacheKeys
         self.releaseBufferSize = releaseBufferSize
         self.queryCacheExpirationTime = queryCacheExpirationTime
-        var loadError: (any Error)?
-        var source = RecordSource()
-        do {
-            source = try cache.loadRecords()
-        } catch {
-            loadError = error
-            storeLogger.error("The persistent cache could not be read; the store starts empty: \(error)")
-        }
-        if source[.rootID] == nil { source.set(Record(id: .rootID, typename: "__Root")) }
-        state = Locked(StoreState(source: source))
-        let errors = Locked<[any Error]>(loadError.map { [$0] } ?? [])
+        let errors = Locked<[any Error]>([])
         persistenceErrors = errors
-        writer = PersistenceWriter(cache: cache) { error in
-            storeLogger.error("A write to the persistent cache failed; memory has it, the cache does not: \(error)")
+        let memory = WorkingSet(records: RecordSource(), cache: persists ? cache : nil, limit: workingSetLimit) { error in
+            storeLogger.error("A record could not be loaded from the persistent cache; it reads as missing: \(error)")
             errors.withLock { $0.append(error) }
         }
+        var state = StoreState(memory: memory)
+        if persists {
+            do {
+                let metadata = try cache.loadMetadata()
+                let (now, date) = (ContinuousClock.now, Date())
+                state.epoch = metadata.epoch
+                state.storeInvalidatedAt = metadata.storeInvalidatedAt
+                state.invalidatedAt = metadata.invalidatedAt
+                state.fetches = metadata.fetches.mapValues { FetchState($0, now: now, date: date) }
+                memory.load([.rootID])
+            } catch {
+                storeLogger.error("The persistent cache could not be read; the store starts empty: \(error)")
+                errors.withLock { $0.append(error) }
+            }
+        }
+        if memory.records.state(of: .rootID) == nil { memory.records.set(Record(id: .rootID, typename: "__Root")) }
+        self.state = Locked(state)
     }
 
     /// The cache-key rule for `descriptor`: the store's own, else the descriptor's schema's,
@@ -68,8 +78,8 @@ public final class Store: Sendable {
         cacheKeys ?? descriptor.cacheKeys ?? .default
     }
 
-    /// Errors the persistent cache reported (it is written after memory, so the store keeps
-    /// working). Each is also logged. Reading clears them.
+    /// Errors the persistent cache reported: a write that failed (memory keeps what it could not
+    /// write, and keeps working) or a load. Each is also logged. Reading clears them.
     public func takePersistenceErrors() -> [any Error] {
         persistenceErrors.withLock { errors in
             defer { errors.removeAll() }
@@ -82,15 +92,20 @@ public final class Store: Sendable {
     /// Reads an operation or fragment from the store.
     public func read(_ descriptor: OperationDescriptor) -> ReadResult {
         let descriptor = storageDescriptor(descriptor)
-        return state.withLock { $0.read(descriptor) }
+        return state.withLock { state in
+            defer { state.trimMemory() }
+            return state.read(descriptor)
+        }
     }
 
-    /// The state of one record: present, deleted, or `nil` when missing.
+    /// The state of one record (loaded from the cache when not in memory): present, deleted, or
+    /// `nil` when missing.
     public func recordState(of id: DataID) -> RecordState? {
-        state.withLock { $0.source.state(of: id) }
+        state.withLock { $0.memory.state(of: id) }
     }
 
-    /// A copy of every record, for inspection and tests.
+    /// A copy of the records in memory (with a persistent cache, the working set only), for
+    /// inspection and tests.
     public func snapshot() -> RecordSource {
         state.withLock { $0.source }
     }
@@ -110,6 +125,7 @@ public final class Store: Sendable {
         let descriptor = storageDescriptor(descriptor)
         let now = ContinuousClock.now
         return state.withLock { state in
+            defer { state.trimMemory() }
             let read = state.read(descriptor)
             return CacheLoad(availability: availability(of: descriptor, read: read, in: state, now: now), read: read)
         }
@@ -118,13 +134,13 @@ public final class Store: Sendable {
     private func availability(
         of descriptor: OperationDescriptor, read: ReadResult, in state: StoreState, now: ContinuousClock.Instant
     ) -> OperationAvailability {
-        let root = state.roots[descriptor.rootKey]
-        let lastWritten = root?.fetchTime == nil ? nil : root?.fetchEpoch
+        let fetch = state.fetches[descriptor.rootKey]
+        let lastWritten = fetch?.epoch
         if let invalidated = state.storeInvalidatedAt, lastWritten.map({ $0 <= invalidated }) ?? true { return .stale }
         let mostRecentInvalidation = read.seenIDs.lazy.compactMap { state.invalidatedAt[$0] }.max()
         if let mostRecentInvalidation, lastWritten.map({ mostRecentInvalidation > $0 }) ?? true { return .stale }
         if read.isMissing { return .missing }
-        if let expiration = queryCacheExpirationTime, let fetched = root?.fetchTime, now - fetched > expiration { return .stale }
+        if let expiration = queryCacheExpirationTime, let fetched = fetch?.time, now - fetched > expiration { return .stale }
         return .available
     }
 
@@ -240,22 +256,26 @@ public final class Store: Sendable {
 
     /// The single write path, for server payloads, updaters, direct writes, invalidation,
     /// `clear()` and garbage collection: computes the changes against the base records (the
-    /// optimistic overlay dropped), applies them, rebases the optimistic updates, and queues the
-    /// cache write and the watchers' notifications while the lock is held, so both go out in
-    /// commit order; then writes and notifies with the lock released.
+    /// optimistic overlay dropped), applies them, writes them to the persistent cache, rebases
+    /// the optimistic updates, and queues the watchers' notifications, all while the lock is
+    /// held, so memory and cache change in commit order and agree whenever the lock is free;
+    /// then notifies with the lock released.
     @discardableResult
     func commit(
         fetched: OperationDescriptor? = nil, removing optimistic: OptimisticUpdate? = nil, silencing: Int? = nil,
         _ compute: (inout StoreState) throws -> StoreChanges
     ) rethrows -> Set<DataID> {
         let now = ContinuousClock.now
+        let date = Date()
         let (changed, collect) = try state.withLock { state -> (Set<DataID>, Bool) in
             state.epoch += 1
             let removedLayer = optimistic.flatMap { state.removeLayer($0.id) }
             var changes = try compute(&state)
             var changed = Set<DataID>()
+            var batch = CacheBatch(epoch: state.epoch)
             // `nil`: every root field (the root record was replaced).
             var rootFields: Set<String>? = []
+            var clearsCache = false
             if changes.clearsAll {
                 changed = Set(state.source.ids)
                 state.source = RecordSource(records: [Record(id: .rootID, typename: "__Root")])
@@ -263,33 +283,50 @@ public final class Store: Sendable {
                 state.releaseBuffer.removeAll()
                 state.invalidatedAt.removeAll()
                 state.storeInvalidatedAt = nil
+                state.fetches.removeAll()
+                state.droppedFetches.removeAll()
                 rootFields = nil
-                if persists { writer.enqueue(.clear) }
+                clearsCache = persists
             }
             for id in changes.evictions where state.source.state(of: id) != nil {
-                state.source.remove(id)
-                state.invalidatedAt[id] = nil
-                changed.insert(id)
+                if persists {
+                    // Garbage collection frees memory only: the cache keeps the record.
+                    state.memory.forget(id)
+                } else {
+                    state.source.remove(id)
+                    state.invalidatedAt[id] = nil
+                    changed.insert(id)
+                }
             }
+            for key in state.droppedFetches where state.roots[key] == nil { batch.fetches[key] = .some(nil) }
+            state.droppedFetches.removeAll()
             // Handed over, not shared, so that a large change set's table can be taken over as it is.
             let records = changes.records
             changes.records = RecordSource()
+            // Fields merge over the whole record, so the cache's copy of each one comes first.
+            if persists && !clearsCache { state.memory.load(records.ids) }
             var changedRootFields = Set<String>()
-            changed.formUnion(state.source.apply(records, changedRootFields: &changedRootFields))
+            let applied = state.source.apply(records, changedRootFields: &changedRootFields)
+            changed.formUnion(applied)
             rootFields?.formUnion(changedRootFields)
-            if changes.invalidations.store { state.storeInvalidatedAt = state.epoch }
+            if changes.invalidations.store {
+                state.storeInvalidatedAt = state.epoch
+                batch.invalidatesStore = true
+            }
             for id in changes.invalidations.records {
                 state.invalidatedAt[id] = state.epoch
+                batch.invalidatedRecords.insert(id)
                 changed.insert(id)
             }
             if let fetched {
-                state.roots[fetched.rootKey, default: RootState(descriptor: fetched)].fetched(epoch: state.epoch, at: now)
+                if state.roots[fetched.rootKey] == nil { state.roots[fetched.rootKey] = RootState(descriptor: fetched) }
+                let fetch = FetchState(epoch: state.epoch, time: now, date: date)
+                state.fetches[fetched.rootKey] = fetch
+                batch.fetches[fetched.rootKey] = fetch.persisted
             }
-            if persists && !changed.isEmpty {
-                var write: [DataID: RecordState?] = [:]
-                write.reserveCapacity(changed.count)
-                for id in changed { write[id] = state.source.state(of: id) }
-                writer.enqueue(.records(write))
+            if persists {
+                for id in clearsCache ? applied : changed { batch.records[id] = state.source.state(of: id) }
+                write(batch, clearing: clearsCache, memory: state.memory)
             }
             if state.layers.isEmpty && removedLayer == nil {
                 notifications.enqueue(state.notifyWatchers(of: changed, changedRootFields: rootFields, silencing: silencing))
@@ -299,12 +336,41 @@ public final class Store: Sendable {
                     state.notifyWatchers(
                         of: changed.union(touched.ids), changedRootFields: rootFields?.union(touched.rootFields), silencing: silencing))
             }
+            state.trimMemory()
             return (changed, removedLayer != nil && state.layers.isEmpty && state.garbageCollectionPending)
         }
-        if persists { writer.drain() }
         notifications.drain()
         if collect { collectGarbage() }
         return changed
+    }
+
+    /// Writes a commit to the persistent cache (clearing it first for `clear()`). A failure is
+    /// logged and kept for ``takePersistenceErrors()``; memory keeps what the cache could not.
+    private func write(_ batch: CacheBatch, clearing: Bool, memory: WorkingSet) {
+        var batch = batch
+        if clearing {
+            do {
+                try cache.clear()
+                memory.didClear(succeeded: true)
+            } catch {
+                reportWriteError(error)
+                memory.didClear(succeeded: false)
+            }
+        }
+        batch.readIDs = memory.takeReadSinceWrite()
+        guard batch.changesData else { return }
+        do {
+            try cache.write(batch)
+            memory.didWrite(batch.records.keys, succeeded: true)
+        } catch {
+            reportWriteError(error)
+            memory.didWrite(batch.records.keys, succeeded: false)
+        }
+    }
+
+    private func reportWriteError(_ error: any Error) {
+        storeLogger.error("A write to the persistent cache failed; memory has it, the cache does not: \(error)")
+        persistenceErrors.withLock { $0.append(error) }
     }
 
     /// Makes the next ``check(_:)`` of any operation that read this record report it stale.
@@ -317,7 +383,7 @@ public final class Store: Sendable {
         publish(RecordSource(), invalidating: Invalidations(store: true))
     }
 
-    /// Removes every record, retained root and invalidation mark, in memory and in the cache,
+    /// Removes every record, retained root, fetch time and invalidation mark, in memory and in the cache,
     /// through the one commit path: pending optimistic updates are applied again over the empty
     /// store, and watchers see their data go missing.
     public func clear() {

@@ -1,4 +1,5 @@
 import BatonAPI
+import Foundation
 
 /// A registered watcher.
 struct Watcher {
@@ -9,21 +10,39 @@ struct Watcher {
     let onChange: @Sendable (ReadResult) -> Void
 }
 
-/// Retention and fetch information for a query root.
+/// Retention of a query root.
 struct RootState {
     let descriptor: OperationDescriptor
     var retainCount = 0
-    var fetchEpoch = 0
-    var fetchTime: ContinuousClock.Instant?
 
     init(descriptor: OperationDescriptor) {
         self.descriptor = descriptor
     }
+}
 
-    mutating func fetched(epoch: Int, at time: ContinuousClock.Instant) {
-        fetchEpoch = epoch
-        fetchTime = time
+/// When an operation's server response was last written: the epoch, and the time both on the
+/// monotonic clock (for this process) and the wall clock (what the cache keeps).
+struct FetchState {
+    var epoch: Int
+    var time: ContinuousClock.Instant
+    var date: Date
+
+    /// A fetch read back from the cache: its monotonic time is placed as far in the past as its
+    /// wall-clock time is.
+    init(_ fetch: OperationFetch, now: ContinuousClock.Instant, date: Date) {
+        epoch = fetch.epoch
+        self.date = fetch.date
+        let age = max(0, date.timeIntervalSince(fetch.date))
+        time = now - .milliseconds(Int64(min(age, 1e9) * 1000))
     }
+
+    init(epoch: Int, time: ContinuousClock.Instant, date: Date) {
+        self.epoch = epoch
+        self.time = time
+        self.date = date
+    }
+
+    var persisted: OperationFetch { OperationFetch(epoch: epoch, date: date) }
 }
 
 /// An optimistic update: its recipe, and the changes it made when last computed.
@@ -35,7 +54,14 @@ struct OptimisticLayer {
 
 /// Everything the store guards with its lock.
 struct StoreState {
-    var source: RecordSource
+    /// The records in memory, over the cache.
+    let memory: WorkingSet
+    /// The records in memory (without loading any).
+    var source: RecordSource {
+        get { memory.records }
+        _modify { yield &memory.records }
+        set { memory.records = newValue }
+    }
     /// Pending optimistic updates by ID (IDs grow, so their order is the order applied), and
     /// their changes merged (on top of `source`).
     private(set) var layers: [Int: OptimisticLayer] = [:]
@@ -59,41 +85,57 @@ struct StoreState {
     var nextWatcherID = 0
 
     var roots: [String: RootState] = [:]
+    /// Each fetched operation's last write, by root key (kept in the cache).
+    var fetches: [String: FetchState] = [:]
+    /// Fetches dropped with their roots since the last commit, for it to remove from the cache.
+    var droppedFetches = Set<String>()
     /// Released roots still kept, oldest first.
     var releaseBuffer: [String] = []
     /// A collection was asked for while optimistic updates were applied: it runs once the last
     /// one is gone (Relay holds garbage collection while optimistic updates are applied).
     var garbageCollectionPending = false
 
-    init(source: RecordSource) {
-        self.source = source
+    init(memory: WorkingSet) {
+        self.memory = memory
     }
 
-    /// What readers see: the base records with the optimistic overlay on top.
+    /// What readers see: the base records with the optimistic overlay on top. A record not in
+    /// memory is loaded from the cache.
     var lookup: Reader.Lookup {
-        let source = self.source
-        if overlay.count == 0 { return { source.state(of: $0) } }
+        let base = baseLookup
+        if overlay.count == 0 { return base }
         let overlay = self.overlay
-        return { RecordState.layered(overlay.state(of: $0), over: source.state(of: $0)) }
+        return { RecordState.layered(overlay.state(of: $0), over: base($0)) }
     }
 
     /// The base records alone, as the server's writes see them.
     var baseLookup: Reader.Lookup {
-        let source = self.source
-        return { source.state(of: $0) }
+        let memory = self.memory
+        guard memory.isBacked else {
+            // Nothing to load: the records as they are, without going through the working set.
+            let records = memory.records
+            return { records.state(of: $0) }
+        }
+        return { memory.state(of: $0) }
     }
 
     func read(_ descriptor: OperationDescriptor) -> ReadResult {
-        Reader.read(
-            selections: descriptor.selections, rootID: descriptor.rootID, rootType: descriptor.rootType,
-            variables: descriptor.variables, lookup: lookup)
+        let lookup = self.lookup
+        return memory.batchedRead {
+            Reader.read(
+                selections: descriptor.selections, rootID: descriptor.rootID, rootType: descriptor.rootType,
+                variables: descriptor.variables, lookup: lookup)
+        }
     }
 
     /// Reads the base records alone, without the optimistic overlay.
     func readBase(_ descriptor: OperationDescriptor) -> ReadResult {
-        Reader.read(
-            selections: descriptor.selections, rootID: descriptor.rootID, rootType: descriptor.rootType,
-            variables: descriptor.variables, lookup: baseLookup)
+        let lookup = baseLookup
+        return memory.batchedRead {
+            Reader.read(
+                selections: descriptor.selections, rootID: descriptor.rootID, rootType: descriptor.rootType,
+                variables: descriptor.variables, lookup: lookup)
+        }
     }
 
     mutating func addLayer(_ layer: OptimisticLayer) {
@@ -145,9 +187,9 @@ struct StoreState {
             for layerID in layerOrder {
                 guard var layer = layers[layerID] else { continue }
                 if !layer.changes.readIDs.isDisjoint(with: changedSoFar) {
-                    let source = self.source
+                    let base = baseLookup
                     let below = overlay
-                    let lookup: Reader.Lookup = { RecordState.layered(below.state(of: $0), over: source.state(of: $0)) }
+                    let lookup: Reader.Lookup = { RecordState.layered(below.state(of: $0), over: base($0)) }
                     unindex(layer)
                     changedSoFar.formUnion(layer.changes.records.ids)
                     layer.changes = layer.recipe(lookup)
@@ -175,6 +217,13 @@ struct StoreState {
             }
         }
         return (touched, rootFields)
+    }
+
+    /// Lets memory go down to the working set's bound (a no-op without a persistent cache),
+    /// keeping what watchers saw.
+    func trimMemory() {
+        let watched = watchersByRecord
+        memory.trim { watched[$0] != nil }
     }
 
     mutating func addWatcher(_ watcher: Watcher) -> Int {

@@ -41,30 +41,3 @@ enum TestPaths {
         return FileManager.default.isExecutableFile(atPath: fallback.path) ? fallback : nil
     }
 }
-
-/// Runs a program, returning its exit status and output. It waits on a thread of its own, not on
-/// Swift's cooperative pool (two threads here): a `swiftc` run would otherwise stall every other
-/// test's tasks, and timing-sensitive tests (WebSockets) with them.
-func runProcess(_ executable: URL, _ arguments: [String], in directory: URL? = nil) async throws -> (status: Int32, stdout: String, stderr: String) {
-    try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async {
-            continuation.resume(with: Result { try runProcessBlocking(executable, arguments, in: directory) })
-        }
-    }
-}
-
-private func runProcessBlocking(_ executable: URL, _ arguments: [String], in directory: URL?) throws -> (status: Int32, stdout: String, stderr: String) {
-    let process = Process()
-    process.executableURL = executable
-    process.arguments = arguments
-    if let directory { process.currentDirectoryURL = directory }
-    let out = Pipe()
-    let err = Pipe()
-    process.standardOutput = out
-    process.standardError = err
-    try process.run()
-    let outData = out.fileHandleForReading.readDataToEndOfFile()
-    let errData = err.fileHandleForReading.readDataToEndOfFile()
-    process.waitUntilExit()
-    return (process.terminationStatus, String(decoding: outData, as: UTF8.self), String(decoding: errData, as: UTF8.self))
-}

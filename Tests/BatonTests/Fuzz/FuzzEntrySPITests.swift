@@ -1,3 +1,4 @@
+import BatonTestSupport
 import Foundation
 import Testing
 
@@ -47,24 +48,8 @@ struct FuzzEntrySPITests {
         let arguments =
             ["swiftc", "-typecheck", "-swift-version", "6", "-I", build.appendingPathComponent("Modules").path]
             + moduleMaps.flatMap { ["-Xcc", "-fmodule-map-file=\($0)"] } + [file.path]
-        return try await withCheckedThrowingContinuation { continuation in
-            // Waits on a thread of its own, not on Swift's cooperative pool (two threads here).
-            DispatchQueue.global().async {
-                continuation.resume(
-                    with: Result {
-                        let process = Process()
-                        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-                        process.arguments = arguments
-                        let errors = Pipe()
-                        process.standardError = errors
-                        process.standardOutput = FileHandle.nullDevice
-                        try process.run()
-                        let data = errors.fileHandleForReading.readDataToEndOfFile()
-                        process.waitUntilExit()
-                        return (process.terminationStatus, String(decoding: data, as: UTF8.self))
-                    })
-            }
-        }
+        let result = try await runProcess(URL(fileURLWithPath: "/usr/bin/env"), arguments)
+        return (result.status, result.stderr)
     }
 
     @Test func aPlainImportDoesNotSeeTheFuzzEntries() async throws {

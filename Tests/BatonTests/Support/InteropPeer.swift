@@ -1,3 +1,4 @@
+import BatonTestSupport
 import Foundation
 
 /// The interop peer (`Interop/server.py`, strawberry-graphql from PyPI) running on loopback for a
@@ -88,28 +89,13 @@ struct InteropPeer: @unchecked Sendable {
 /// the process (Python's start-up takes a second), so they run on a thread of their own, not on
 /// Swift's cooperative pool that every other test's tasks share.
 func withInteropPeer<T>(_ options: [String] = [], _ body: (InteropPeer) async throws -> T) async throws -> T {
-    let peer = try await offThePool { try InteropPeer.start(options) }
+    let peer = try await onOwnThread { try InteropPeer.start(options) }
     do {
         let result = try await body(peer)
-        await offThePool { peer.stop() }
+        await onOwnThread { peer.stop() }
         return result
     } catch {
-        await offThePool { peer.stop() }
+        await onOwnThread { peer.stop() }
         throw error
-    }
-}
-
-private func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
-    }
-}
-
-private func offThePool(_ work: @escaping @Sendable () -> Void) async {
-    await withCheckedContinuation { continuation in
-        DispatchQueue.global().async {
-            work()
-            continuation.resume()
-        }
     }
 }

@@ -1,0 +1,161 @@
+import BatonAPI
+
+/// The records the store holds in memory, over its cache. With a persistent cache, memory is a
+/// working set: a record not in memory is loaded when something needs it (reads collect what
+/// they miss and load it in one batch per level of the selection tree), and once memory holds
+/// more than `limit` records the least recently used ones that nothing is watching leave it
+/// (they are in the cache, which is written in the same step as memory). With an in-memory
+/// cache, memory is everything and nothing is loaded or dropped.
+///
+/// Used only while the store's lock is held.
+final class WorkingSet {
+    /// The records in memory.
+    var records: RecordSource
+    /// The persistent cache, or `nil` when memory is all there is.
+    private let cache: (any NormalizedCache)?
+    /// The most records memory keeps before dropping the least recently used.
+    let limit: Int
+    /// IDs looked up in the cache and not found there.
+    private var absent = Set<DataID>()
+    /// While a batched read runs: the IDs it missed, to be loaded before it runs again.
+    private var misses: Set<DataID>?
+    /// When each record in memory was last used, by a counter.
+    private var lastUse: [DataID: UInt64] = [:]
+    private var clock: UInt64 = 0
+    /// Records read since the last write (handed to the cache for least-recently-used eviction).
+    private var readSinceWrite = Set<DataID>()
+    /// Records whose last write to the cache failed: memory has the only copy, so they stay.
+    private var pinned = Set<DataID>()
+    /// False once a `clear()` failed to reach the cache: what it still holds is not to be believed.
+    private var cacheIsReadable = true
+    private let onError: (any Error) -> Void
+
+    init(records: RecordSource, cache: (any NormalizedCache)?, limit: Int, onError: @escaping (any Error) -> Void) {
+        self.records = records
+        self.cache = cache
+        self.limit = max(limit, 1)
+        self.onError = onError
+    }
+
+    /// Whether records live beyond memory.
+    var isBacked: Bool { cache != nil }
+
+    /// The state of `id`, loading it from the cache when memory does not have it (or, during a
+    /// batched read, noting it as missed).
+    func state(of id: DataID) -> RecordState? {
+        if let state = records.state(of: id) {
+            if cache != nil { touch(id, read: true) }
+            return state
+        }
+        guard cache != nil, cacheIsReadable, !absent.contains(id) else { return nil }
+        if misses != nil {
+            misses!.insert(id)
+            return nil
+        }
+        load([id])
+        return records.state(of: id)
+    }
+
+    private func touch(_ id: DataID, read: Bool) {
+        clock &+= 1
+        lastUse[id] = clock
+        if read {
+            readSinceWrite.insert(id)
+            // A long run of reads without a write keeps only the latest ones.
+            if readSinceWrite.count > limit { readSinceWrite.removeAll(keepingCapacity: true) }
+        }
+    }
+
+    /// The records read since the last write, handed over to it.
+    func takeReadSinceWrite() -> Set<DataID> {
+        defer { readSinceWrite.removeAll(keepingCapacity: true) }
+        return readSinceWrite
+    }
+
+    /// Loads those of `ids` that memory does not hold, in one batch.
+    func load(_ ids: some Sequence<DataID>) {
+        guard let cache, cacheIsReadable else { return }
+        var wanted = Set<DataID>()
+        for id in ids where records.state(of: id) == nil && !absent.contains(id) { wanted.insert(id) }
+        guard !wanted.isEmpty else { return }
+        do {
+            let found = try cache.loadRecords(forKeys: wanted)
+            records.reserveCapacity(records.count + found.count)
+            for (id, state) in found {
+                records.replace(id, with: state)
+                touch(id, read: true)
+                wanted.remove(id)
+            }
+        } catch {
+            // Reads go on without what could not be loaded: it is missing, as for a cold cache.
+            onError(error)
+        }
+        absent.formUnion(wanted)
+        if absent.count > limit { absent.removeAll(keepingCapacity: true) }
+    }
+
+    /// Runs `read` until it misses nothing, loading what each run missed in one batch: one
+    /// query per level of the selection tree, and the final run reads from memory only.
+    func batchedRead<T>(_ read: () -> T) -> T {
+        guard cache != nil, cacheIsReadable, misses == nil else { return read() }
+        misses = []
+        defer { misses = nil }
+        while true {
+            let result = read()
+            guard let missed = misses, !missed.isEmpty else { return result }
+            misses = nil
+            load(missed)
+            misses = []
+        }
+    }
+
+    /// Records now written by a commit (in memory and, when it succeeded, in the cache).
+    func didWrite(_ ids: some Sequence<DataID>, succeeded: Bool) {
+        guard cache != nil else { return }
+        for id in ids {
+            absent.remove(id)
+            if records.state(of: id) != nil { touch(id, read: false) } else { lastUse[id] = nil }
+            if succeeded { pinned.remove(id) } else { pinned.insert(id) }
+        }
+    }
+
+    /// Everything was removed (`clear()`); `succeeded` tells whether the cache was emptied too.
+    func didClear(succeeded: Bool) {
+        absent.removeAll()
+        lastUse.removeAll()
+        readSinceWrite.removeAll()
+        pinned.removeAll()
+        if !succeeded && cache != nil {
+            cacheIsReadable = false
+            // Memory is now the only truth: nothing can leave it.
+            pinned = Set(records.ids)
+        }
+    }
+
+    /// Drops a record from memory only (it stays in the cache).
+    func forget(_ id: DataID) {
+        guard !pinned.contains(id) else { return }
+        records.remove(id)
+        lastUse[id] = nil
+    }
+
+    /// When memory holds more than `limit` records, drops the least recently used down to three
+    /// quarters of it, keeping the root, pinned records and those `inUse` says are in use.
+    func trim(inUse: (DataID) -> Bool) {
+        guard cache != nil, cacheIsReadable, records.count > limit else { return }
+        let target = limit - limit / 4
+        var candidates: [(id: DataID, use: UInt64)] = []
+        candidates.reserveCapacity(records.count)
+        for id in records.ids where id != .rootID && !pinned.contains(id) && !inUse(id) {
+            candidates.append((id, lastUse[id] ?? 0))
+        }
+        candidates.sort { $0.use < $1.use }
+        var excess = records.count - target
+        for candidate in candidates {
+            guard excess > 0 else { break }
+            records.remove(candidate.id)
+            lastUse[candidate.id] = nil
+            excess -= 1
+        }
+    }
+}

@@ -1,0 +1,390 @@
+import BatonAPI
+@testable import BatonSQLite
+import BatonStore
+import BatonTestSupport
+import Foundation
+import Testing
+
+/// A cache that counts its batched loads, over a real SQLite file.
+final class CountingCache: NormalizedCache, Sendable {
+    let inner: SQLiteNormalizedCache
+    private let counts = Locked<(loads: Int, ids: Int)>((0, 0))
+
+    init(_ inner: SQLiteNormalizedCache) { self.inner = inner }
+
+    var isPersistent: Bool { true }
+    var loads: Int { counts.withLock { $0.loads } }
+    var loadedIDs: Int { counts.withLock { $0.ids } }
+
+    func loadRecords(forKeys ids: Set<DataID>) throws -> [DataID: RecordState] {
+        counts.withLock {
+            $0.loads += 1
+            $0.ids += ids.count
+        }
+        return try inner.loadRecords(forKeys: ids)
+    }
+
+    func loadMetadata() throws -> CacheMetadata { try inner.loadMetadata() }
+    func write(_ batch: CacheBatch) throws { try inner.write(batch) }
+    func clear() throws { try inner.clear() }
+}
+
+/// Issue 15: a cache on disk that survives restarts, is read on demand and evicted only by policy.
+@Suite("Persistence")
+struct PersistenceTests {
+    static let user = OperationDescriptor(
+        name: "User",
+        selections: [
+            .field(
+                "user", type: .object("User"), arguments: ["id": .variable("id")],
+                selections: [
+                    .field("__typename", type: .nonNull(.scalar("String"))), .field("id", type: .nonNull(.scalar("ID"))),
+                    .field("name", type: .scalar("String")),
+                    .field(
+                        "friend", type: .object("User"),
+                        selections: [
+                            .field("__typename", type: .nonNull(.scalar("String"))), .field("id", type: .nonNull(.scalar("ID"))),
+                            .field("name", type: .scalar("String")),
+                            .field(
+                                "friend", type: .object("User"),
+                                selections: [
+                                    .field("__typename", type: .nonNull(.scalar("String"))), .field("id", type: .nonNull(.scalar("ID"))),
+                                    .field("name", type: .scalar("String")),
+                                ]),
+                        ]),
+                ])
+        ],
+        variables: [:], rootType: "Query")
+
+    static func user(_ id: String) -> OperationDescriptor {
+        OperationDescriptor(name: user.name, selections: user.selections, variables: ["id": .string(id)], rootType: "Query")
+    }
+
+    static func userData(_ id: Int, name: String = "") -> JSONObject {
+        func make(_ id: Int, depth: Int) -> JSONValue {
+            var object: JSONObject = ["__typename": "User", "id": .string("\(id)"), "name": .string(name.isEmpty ? "user \(id)" : name)]
+            if depth < 2 { object["friend"] = make(id + 1000, depth: depth + 1) }
+            return .object(object)
+        }
+        return ["user": make(id, depth: 0)]
+    }
+
+    // MARK: Retention that survives restarts
+
+    /// Issue 15, item 6: what an app fetched stays answerable offline after a restart, however
+    /// many other queries it fetches (each retained and released, so garbage collection runs).
+    @Test func aRestartThenFiftyFetchesOfOtherQueriesKeepsTheFirstQueryAnswerableOffline() async throws {
+        try await withTemporaryFolder { folder in
+            let url = folder.appendingPathComponent("cache.sqlite")
+            do {
+                let store = Store(cache: try SQLiteNormalizedCache(fileURL: url))
+                store.publish(data: Self.userData(1), for: Self.user("1"), fetched: true)
+                store.retain(Self.user("1")).release()
+            }
+            do {
+                let store = Store(cache: try SQLiteNormalizedCache(fileURL: url))
+                for other in 2..<52 {
+                    let token = store.retain(Self.user("\(other)"))
+                    store.publish(data: Self.userData(other), for: Self.user("\(other)"), fetched: true)
+                    token.release()
+                }
+                store.collectGarbage()
+                #expect(store.check(Self.user("1")) == .available)
+                #expect(store.read(Self.user("1")).data == Self.userData(1))
+                #expect(store.takePersistenceErrors().isEmpty)
+            }
+            // And the file kept every record: collection freed memory only.
+            let again = Store(cache: try SQLiteNormalizedCache(fileURL: url))
+            for id in 1..<52 { #expect(again.read(Self.user("\(id)")).data == Self.userData(id), "user \(id)") }
+        }
+    }
+
+    /// Fetch times and invalidation marks decide `check`; they are in the file, so a cache policy
+    /// answers the same before and after a restart.
+    @Test func checkAnswersTheSameBeforeAndAfterARestart() async throws {
+        try await withTemporaryFolder { folder in
+            let url = folder.appendingPathComponent("cache.sqlite")
+            func reopened() throws -> Store { Store(cache: try SQLiteNormalizedCache(fileURL: url), queryCacheExpirationTime: .seconds(3600)) }
+            do {
+                let store = try reopened()
+                store.publish(data: Self.userData(1), for: Self.user("1"), fetched: true)
+                store.publish(data: Self.userData(2), for: Self.user("2"), fetched: true)
+                store.publish(data: Self.userData(3), for: Self.user("3"), fetched: true)
+                store.invalidateRecord("User:2")
+                #expect(store.check(Self.user("1")) == .available)
+                #expect(store.check(Self.user("2")) == .stale)
+            }
+            do {
+                let store = try reopened()
+                #expect(store.check(Self.user("1")) == .available)
+                #expect(store.check(Self.user("2")) == .stale)
+                #expect(store.check(Self.user("3")) == .available)
+                #expect(store.check(Self.user("4")) == .missing)
+                // Written again after the mark: fresh, and still after another restart.
+                store.publish(data: Self.userData(2), for: Self.user("2"), fetched: true)
+                #expect(store.check(Self.user("2")) == .available)
+            }
+            do {
+                let store = try reopened()
+                #expect(store.check(Self.user("2")) == .available)
+                store.invalidateStore()
+            }
+            #expect(try reopened().check(Self.user("1")) == .stale)
+            // A fetch older than the expiration time is stale after a restart too.
+            do {
+                let store = try reopened()
+                store.publish(data: Self.userData(5), for: Self.user("5"), fetched: true)
+                #expect(store.check(Self.user("5")) == .available)
+            }
+            try Self.sql(url, "UPDATE operations SET fetched_at = fetched_at - 7200")
+            #expect(try reopened().check(Self.user("5")) == .stale)
+        }
+    }
+
+    /// Optimistic data never reaches the file, and neither does a reverted update.
+    @Test func optimisticDataIsNeverWritten() async throws {
+        try await withTemporaryFolder { folder in
+            let url = folder.appendingPathComponent("cache.sqlite")
+            do {
+                let store = Store(cache: try SQLiteNormalizedCache(fileURL: url))
+                store.publish(data: Self.userData(1), for: Self.user("1"), fetched: true)
+                _ = store.applyOptimisticUpdate(data: Self.userData(1, name: "optimistic"), for: Self.user("1"))
+                #expect(store.read(Self.user("1")).data?["user"]?["name"] == "optimistic")
+            }
+            let records = try SQLiteNormalizedCache(fileURL: url).allRecords()
+            #expect(records["User:1"]?["name"] == .scalar("user 1"))
+        }
+    }
+
+    // MARK: Records read on demand
+
+    /// Opening reads no record; a query loads what it reads, one batch per level of its tree;
+    /// memory keeps at most the working set's limit and loads again what it let go.
+    @Test func recordsAreReadOnDemandInBatchesAndMemoryStaysBounded() async throws {
+        try await withTemporaryFolder { folder in
+            let url = folder.appendingPathComponent("cache.sqlite")
+            do {
+                let store = Store(cache: try SQLiteNormalizedCache(fileURL: url))
+                for id in 0..<300 { store.publish(data: Self.userData(id), for: Self.user("\(id)"), fetched: true) }
+            }
+            let cache = CountingCache(try SQLiteNormalizedCache(fileURL: url))
+            let store = Store(cache: cache, workingSetLimit: 200)
+            let opened = cache.loads
+            #expect(opened <= 1)  // the root record only
+            #expect(store.snapshot().count == 1)
+            let read = store.read(Self.user("7"))
+            #expect(read.data == Self.userData(7))
+            // user → friend → friend: three levels of records, each loaded in one batch.
+            #expect(cache.loads - opened == 3)
+            #expect(store.snapshot().count == 4)
+            // Reading it again loads nothing.
+            _ = store.read(Self.user("7"))
+            #expect(cache.loads - opened == 3)
+            // Reading every user goes past the limit: memory lets the least recently used go,
+            // and every read still answers.
+            for id in 0..<300 { #expect(store.read(Self.user("\(id)")).data == Self.userData(id), "user \(id)") }
+            let publishes = 0..<300
+            for id in publishes.shuffled().prefix(20) { store.publish(data: Self.userData(id, name: "renamed \(id)"), for: Self.user("\(id)")) }
+            #expect(store.snapshot().count <= 200)
+            for id in 0..<300 {
+                let read = store.read(Self.user("\(id)"))
+                #expect(!read.isMissing, "user \(id)")
+            }
+        }
+    }
+
+    /// A watcher's records stay in memory, and its updates keep coming when others' go.
+    @Test func watchedRecordsStayInTheWorkingSet() async throws {
+        try await withTemporaryFolder { folder in
+            let url = folder.appendingPathComponent("cache.sqlite")
+            let store = Store(cache: try SQLiteNormalizedCache(fileURL: url), workingSetLimit: 20)
+            store.publish(data: Self.userData(1), for: Self.user("1"), fetched: true)
+            let names = Locked<[JSONValue?]>([])
+            let (_, subscription) = store.subscribe(Self.user("1")) { result in
+                names.withLock { $0.append(result.data?["user"]?["name"]) }
+            }
+            for id in 2..<60 { store.publish(data: Self.userData(id), for: Self.user("\(id)"), fetched: true) }
+            #expect(store.snapshot()["User:1"] != nil)
+            store.publish(data: Self.userData(1, name: "changed"), for: Self.user("1"))
+            #expect(names.withLock { $0 } == [.string("changed")])
+            subscription.cancel()
+        }
+    }
+
+    /// One store per file: a second open, in this process or another, is a clear error that
+    /// leaves the file alone, and `openOrRecover` then works in memory without moving the file.
+    @Test func aSecondStoreOverOneFileIsAClearError() async throws {
+        try await withTemporaryFolder { folder in
+            let url = folder.appendingPathComponent("cache.sqlite")
+            let first = Store(cache: try SQLiteNormalizedCache(fileURL: url))
+            first.publish(data: Self.userData(1), for: Self.user("1"), fetched: true)
+            #expect {
+                try SQLiteNormalizedCache(fileURL: url)
+            } throws: { error in
+                guard case .alreadyOpen(let path)? = error as? SQLiteCacheError else { return false }
+                return path == url.path
+            }
+            let (fallback, problem) = SQLiteNormalizedCache.openOrRecover(fileURL: url)
+            #expect(fallback is InMemoryNormalizedCache)
+            #expect(problem.map { "\($0)" }?.contains("one store per file") == true)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).allSatisfy { !$0.contains("unreadable") })
+            // Another process: the file's lock says no.
+            if let writer = stressExecutable() {
+                let other = try await runProcess(writer, [url.path, "1"])
+                #expect(other.status == 1)
+                #expect(other.stderr.contains("one store per file"), "\(other.stderr)")
+            }
+            #expect(first.read(Self.user("1")).data == Self.userData(1))
+        }
+    }
+
+    // MARK: Eviction
+
+    @Test func evictionByRecordCountDropsTheLeastRecentlyUsed() async throws {
+        try await withTemporaryFolder { folder in
+            let url = folder.appendingPathComponent("cache.sqlite")
+            let cache = try SQLiteNormalizedCache(fileURL: url, eviction: CacheEvictionPolicy(maxRecords: 100, checkInterval: 1))
+            func write(_ index: Int) throws {
+                try cache.write(CacheBatch(records: [DataID("R:\(index)"): .present(Record(id: DataID("R:\(index)"), typename: "R"))], epoch: index))
+            }
+            for index in 0..<100 { try write(index) }
+            #expect(try cache.recordCount() == 100)
+            // R:0 is read after the others were written (SQLite's clock counts milliseconds).
+            try await Task.sleep(for: .milliseconds(20))
+            try cache.write(CacheBatch(epoch: 100, readIDs: ["R:0"]))
+            try await Task.sleep(for: .milliseconds(20))
+            // One over the bound: down to nine tenths, least recently used first.
+            try write(100)
+            #expect(try cache.recordCount() == 90)
+            let left = try cache.allRecords()
+            #expect(left["R:0"] != nil)
+            #expect((1...11).allSatisfy { left[DataID("R:\($0)")] == nil })
+            #expect((12...100).allSatisfy { left[DataID("R:\($0)")] != nil })
+        }
+    }
+
+    @Test func evictionBySizeKeepsTheFileUnderItsBound() async throws {
+        try await withTemporaryFolder { folder in
+            let url = folder.appendingPathComponent("cache.sqlite")
+            let bound = 2 << 20
+            let cache = try SQLiteNormalizedCache(fileURL: url, eviction: CacheEvictionPolicy(maxBytes: bound, checkInterval: 1))
+            let body = String(repeating: "y", count: 2_000)
+            for batch in 0..<40 {
+                var records: [DataID: RecordState?] = [:]
+                for index in 0..<50 {
+                    let id = DataID("R:\(batch * 50 + index)")
+                    records[id] = .present(Record(id: id, typename: "R", fields: ["body": .scalar(.string(body))]))
+                }
+                try cache.write(CacheBatch(records: records, epoch: batch))
+                #expect(try cache.usedBytes() <= bound, "after batch \(batch)")
+            }
+            // The newest records stayed.
+            #expect(try cache.allRecords()["R:1999"] != nil)
+            #expect(try cache.recordCount() < 2_000)
+        }
+    }
+
+    @Test func evictionByAgeDropsWhatWasWrittenLongAgo() async throws {
+        try await withTemporaryFolder { folder in
+            let url = folder.appendingPathComponent("cache.sqlite")
+            do {
+                let store = Store(cache: try SQLiteNormalizedCache(fileURL: url))
+                store.publish(data: Self.userData(1), for: Self.user("1"), fetched: true)
+                store.publish(data: Self.userData(2), for: Self.user("2"), fetched: true)
+            }
+            // User 1's records were written two hours ago.
+            try Self.sql(url, "UPDATE records SET written_at = written_at - 7200 WHERE id IN ('User:1', 'User:1001', 'User:2001')")
+            let store = Store(cache: try SQLiteNormalizedCache(fileURL: url, eviction: CacheEvictionPolicy(maxAge: .seconds(3600))))
+            #expect(store.read(Self.user("2")).data == Self.userData(2))
+            #expect(store.recordState(of: "User:1") == nil)
+            #expect(store.recordState(of: "User:1001") == nil)
+            #expect(store.check(Self.user("1")) == .missing)
+        }
+    }
+
+    // MARK: Files from older versions, and failures
+
+    /// Issue 15, item 6: a file written by Baton before this schema (version 1: records only)
+    /// opens with its records, and is version 2 afterwards.
+    @Test func aVersion1FileIsMigratedKeepingTheUsersRecords() async throws {
+        try await withTemporaryFolder { folder in
+            let url = folder.appendingPathComponent("cache.sqlite")
+            // Version 1's schema, as that Baton made it.
+            do {
+                let connection = try SQLiteConnection(path: url.path)
+                try connection.execute(
+                    """
+                    PRAGMA journal_mode = WAL;
+                    BEGIN IMMEDIATE;
+                    CREATE TABLE baton_meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
+                    INSERT INTO baton_meta (key, value) VALUES ('format', 'baton-normalized-cache'), ('version', '1');
+                    CREATE TABLE records (id TEXT PRIMARY KEY NOT NULL, deleted INTEGER NOT NULL DEFAULT 0, record BLOB);
+                    COMMIT;
+                    """)
+                var root = Record(id: .rootID, typename: "__Root")
+                root.fields[#"user(id:"1")"#] = .link("User:1")
+                let user = Record(id: "User:1", typename: "User", fields: ["id": .scalar("1"), "name": .scalar("Ann"), "friend": .null])
+                for record in [root, user] {
+                    try connection.run(
+                        "INSERT INTO records (id, deleted, record) VALUES (?, 0, ?)", [.text(record.id.rawValue), .blob(RecordCoding.encode(record))])
+                }
+                try connection.run("INSERT INTO records (id, deleted, record) VALUES ('User:9', 1, NULL)")
+            }
+            do {
+                let cache = try SQLiteNormalizedCache(fileURL: url)
+                let store = Store(cache: cache)
+                let shallow = OperationDescriptor(
+                    name: "User",
+                    selections: [
+                        .field(
+                            "user", type: .object("User"), arguments: ["id": .value("1")],
+                            selections: [.field("id", type: .nonNull(.scalar("ID"))), .field("name", type: .scalar("String"))])
+                    ], variables: [:], rootType: "Query")
+                #expect(store.read(shallow).data == ["user": ["id": "1", "name": "Ann"]])
+                #expect(store.recordState(of: "User:9") == .deleted)
+                var version = ""
+                try cache.guardedConnection { try $0.run("SELECT value FROM baton_meta WHERE key = 'version'") { version = $0.text(0) ?? "" } }
+                #expect(version == "2")
+                // And it takes the new bookkeeping.
+                store.publish(data: Self.userData(3), for: Self.user("3"), fetched: true)
+            }
+            #expect(Store(cache: try SQLiteNormalizedCache(fileURL: url)).check(Self.user("3")) == .available)
+        }
+    }
+
+    /// A full disk during a write is a typed, observable error; memory keeps the data and the
+    /// store keeps working.
+    @Test func aFullDiskIsATypedErrorAndMemoryKeepsWorking() async throws {
+        try await withTemporaryFolder { folder in
+            let url = folder.appendingPathComponent("cache.sqlite")
+            let cache = try SQLiteNormalizedCache(fileURL: url)
+            let store = Store(cache: cache, workingSetLimit: 10)
+            store.publish(data: Self.userData(1), for: Self.user("1"), fetched: true)
+            // The file may not grow any more: SQLite answers SQLITE_FULL, as on a full disk.
+            var pages = 0
+            try cache.guardedConnection { connection in
+                try connection.run("PRAGMA page_count") { pages = $0.int(0) }
+                try connection.execute("PRAGMA max_page_count = \(pages)")
+            }
+            let big = String(repeating: "z", count: 200_000)
+            store.publish(data: Self.userData(2, name: big), for: Self.user("2"), fetched: true)
+            let errors = store.takePersistenceErrors()
+            #expect(errors.count == 1)
+            guard case .diskFull(let path, _)? = errors.first as? SQLiteCacheError else {
+                Issue.record("not a full disk: \(errors)")
+                return
+            }
+            #expect(path == url.path)
+            // Memory has what the file could not take, and keeps it (it cannot be loaded again).
+            for id in 3..<30 { store.publish(data: Self.userData(id), for: Self.user("\(id)")) }
+            #expect(store.read(Self.user("2")).data == Self.userData(2, name: big))
+            #expect(store.read(Self.user("1")).data == Self.userData(1))
+        }
+    }
+
+    /// Runs SQL on a cache file, for setting up states a test needs (old records, old fetches).
+    static func sql(_ url: URL, _ statement: String) throws {
+        let connection = try SQLiteConnection(path: url.path)
+        try connection.execute(statement)
+    }
+}

@@ -1,0 +1,79 @@
+import Foundation
+
+/// Runs blocking work (waiting for a child process, reading a pipe) on a thread of its own and
+/// resumes the caller when it is done.
+///
+/// Not `DispatchQueue.global()`: on Linux, Swift's concurrency runs its tasks on libdispatch's
+/// global queues, whose worker pool grows past the core count only by a small factor (and only
+/// once a monitor sees threads blocked). On a 2-core machine a few tests waiting on a Python peer
+/// or `swiftc` there stall every other test's tasks, and URLSession's callbacks with them: the
+/// load-only time-outs of issue 19.
+public func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+    try await withCheckedThrowingContinuation { continuation in
+        let thread = Thread { continuation.resume(with: Result { try work() }) }
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+}
+
+/// ``onOwnThread(_:)`` for work that cannot fail.
+public func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+    await withCheckedContinuation { continuation in
+        let thread = Thread { continuation.resume(returning: work()) }
+        thread.stackSize = 1 << 20
+        thread.start()
+    }
+}
+
+/// What a finished child process printed, and how it ended.
+public struct ProcessOutput: Sendable {
+    public var status: Int32
+    public var reason: Process.TerminationReason
+    public var stdout: String
+    public var stderr: String
+}
+
+/// Runs a program to its end on a thread of its own (see ``onOwnThread(_:)``).
+public func runProcess(
+    _ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil
+) async throws -> ProcessOutput {
+    try await onOwnThread {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
+        if let directory { process.currentDirectoryURL = directory }
+        if let environment { process.environment = environment }
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        // Standard error is drained on another thread, so that neither pipe fills while the
+        // other is read.
+        let errors = Locked(Data())
+        let errorsRead = DispatchSemaphore(value: 0)
+        Thread {
+            let data = err.fileHandleForReading.readDataToEndOfFile()
+            errors.withLock { $0 = data }
+            errorsRead.signal()
+        }.start()
+        let output = out.fileHandleForReading.readDataToEndOfFile()
+        errorsRead.wait()
+        process.waitUntilExit()
+        return ProcessOutput(
+            status: process.terminationStatus, reason: process.terminationReason, stdout: String(decoding: output, as: UTF8.self),
+            stderr: String(decoding: errors.withLock { $0 }, as: UTF8.self))
+    }
+}
+
+/// A value behind a lock, for test support.
+final class Locked<Value>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Value
+    init(_ value: Value) { self.value = value }
+    func withLock<T>(_ body: (inout Value) throws -> T) rethrows -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return try body(&value)
+    }
+}
