@@ -40,6 +40,9 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-websocket", .upToNextMinor(from: "1.6.2")),
         // Already in the graph through swift-websocket; BatonWebSocket's own handshake uses it for wss.
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.29.0"),
+        // `swift package generate-documentation` (scripts/docs). No target uses it, so a package
+        // that depends on Baton never resolves it.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // What generated code and users touch: JSON, operations, selection sets, results.

@@ -43,6 +43,7 @@ public enum BatonError: Error, Sendable, CustomStringConvertible {
     /// rather than lose events silently.
     case subscriptionBufferOverflow(operationName: String, limit: Int)
 
+    /// What went wrong and where, in a sentence (`hero.friends[2].name: expected String, found Int 42`).
     public var description: String {
         switch self {
         case .vetoed(let name, let reason):

@@ -93,8 +93,10 @@ extension SelectionSet {
 
 /// The response object underneath a selection set, with typed access for generated accessors.
 public struct DataDict: Sendable, Hashable {
+    /// The response object.
     public let object: JSONObject
 
+    /// Wraps `object`, which must already match the selections.
     public init(_ object: JSONObject) {
         self.object = object
     }
