@@ -2,7 +2,7 @@ import BatonAPI
 import Foundation
 
 /// Why an operation produced no result. A response that carries GraphQL `errors` is not one of
-/// these: it is a ``GraphQLResult`` whose `errors` are set.
+/// these: it is a `GraphQLResult` whose `errors` are set.
 public enum BatonError: Error, Sendable, CustomStringConvertible {
     /// The preflight step declined to send the request.
     case vetoed(operationName: String, reason: String)

@@ -6,7 +6,7 @@ import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
 
-/// A Baton ``Baton/HTTPClient`` over swift-server's AsyncHTTPClient, for server-side Swift.
+/// A Baton `HTTPClient` over swift-server's AsyncHTTPClient, for server-side Swift.
 ///
 /// Request bodies stream as they are: a file or a multipart upload is read in chunks while it is
 /// sent, with its length announced. Response bodies stream too, for `@defer`/`@stream`.

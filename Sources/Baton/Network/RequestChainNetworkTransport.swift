@@ -18,7 +18,7 @@ import Logging
 /// `timeout` bounds each attempt: the whole response must arrive within it (an incremental
 /// response's head, then each of its chunks), else ``BatonError/timedOut(operationName:after:)``.
 /// A `retryPolicy` sends failed queries again (``RetryPolicy``). Requests and responses are
-/// logged through `logger` with the secrets of `sensitiveData` redacted (``SensitiveData``).
+/// logged through `logger` with the secrets of `sensitiveData` redacted (`SensitiveData`).
 public struct RequestChainNetworkTransport: UploadingNetworkTransport {
     /// The GraphQL endpoint.
     public let url: URL
@@ -42,6 +42,11 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport {
     public let incrementalDeliveryFormats: [IncrementalDeliveryFormat]
 
     /// - Parameters:
+    ///   - url: the GraphQL endpoint.
+    ///   - headerFields: header fields sent with every request.
+    ///   - interceptors: the app's interceptors, first in the chain.
+    ///   - httpClient: what sends the HTTP requests.
+    ///   - timeout: how long each attempt may take; `nil` leaves it to the HTTP client.
     ///   - useGETForQueries: send queries as `GET` by the GraphQL-over-HTTP encoding.
     ///   - autoPersistQueries: Apollo's automatic persisted queries: the hash first, the
     ///     document only when the server asks for it.

@@ -1,6 +1,6 @@
 /// A generated selection set: a thin, immutable struct over the response object, with the
 /// static metadata of what it selects. Accessors read from ``DataDict``; the object was checked
-/// against ``__selections`` when the value was made, so they do not fail.
+/// against `__selections` when the value was made, so they do not fail.
 public protocol SelectionSet: Sendable, Hashable, SelectionSetValue {
     /// The schema type the selections apply to.
     static var __parentType: TypeCondition { get }
