@@ -4,6 +4,12 @@ import PackageDescription
 let package = Package(
     name: "Baton",
     platforms: [.macOS(.v14), .iOS(.v17), .tvOS(.v17), .watchOS(.v10)],
+    // Only what an app uses is a product. SwiftPM resolves, for a package that depends on Baton,
+    // only the dependencies some product of Baton reaches: the example server, the demo, the
+    // benchmarks and the stress tool are targets without products (here, the root package, every
+    // executable target is runnable all the same: `swift run baton-demo`), so Hummingbird and
+    // hummingbird-websocket (and swift-metrics, which only they need) never enter a user's
+    // Package.resolved (README, "Add Baton to your package", has the count).
     products: [
         .library(name: "BatonAPI", targets: ["BatonAPI"]),
         .library(name: "BatonStore", targets: ["BatonStore"]),
@@ -11,11 +17,9 @@ let package = Package(
         .library(name: "Baton", targets: ["Baton"]),
         .library(name: "BatonAsyncHTTPClient", targets: ["BatonAsyncHTTPClient"]),
         .library(name: "BatonWebSocket", targets: ["BatonWebSocket"]),
-        .library(name: "BatonExampleServer", targets: ["BatonExampleServer"]),
-        // The example schema's generated operations, for the fuzz targets in Fuzz/.
+        // The example schema's generated operations, for the fuzz targets in Fuzz/ (BatonAPI and
+        // the plugin only: it adds nothing to a user's dependency graph).
         .library(name: "BatonExampleAPI", targets: ["BatonExampleAPI"]),
-        .executable(name: "baton-example-server", targets: ["baton-example-server"]),
-        .executable(name: "baton-demo", targets: ["baton-demo"]),
         .library(name: "BatonCodegen", targets: ["BatonCodegen"]),
         .executable(name: "baton", targets: ["baton"]),
         .plugin(name: "BatonCodegenPlugin", targets: ["BatonCodegenPlugin"]),
@@ -36,6 +40,9 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-websocket", .upToNextMinor(from: "1.6.2")),
         // Already in the graph through swift-websocket; BatonWebSocket's own handshake uses it for wss.
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.29.0"),
+        // `swift package generate-documentation` (scripts/docs). No target uses it, so a package
+        // that depends on Baton never resolves it.
+        .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
     ],
     targets: [
         // What generated code and users touch: JSON, operations, selection sets, results.
@@ -135,13 +142,11 @@ let package = Package(
             name: "BatonStoreTests",
             dependencies: ["BatonStore", "BatonSQLite", "BatonExampleAPI", "baton-cache-stress", "BatonTestSupport"]
         ),
-        // The code generator: schema, documents, validation, Swift rendering, manifest.
+        // The code generator: schema, documents, validation, Swift rendering, manifest. Its own
+        // SHA-256 (Output/SHA256.swift), not swift-crypto's: see the measurement there.
         .target(
             name: "BatonCodegen",
-            dependencies: [
-                .product(name: "GraphQL", package: "GraphQL"),
-                .product(name: "Crypto", package: "swift-crypto"),
-            ]
+            dependencies: [.product(name: "GraphQL", package: "GraphQL")]
         ),
         // The command line: `baton generate`, `baton fetch-schema`.
         .executableTarget(

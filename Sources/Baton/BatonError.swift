@@ -2,7 +2,7 @@ import BatonAPI
 import Foundation
 
 /// Why an operation produced no result. A response that carries GraphQL `errors` is not one of
-/// these: it is a ``GraphQLResult`` whose `errors` are set.
+/// these: it is a `GraphQLResult` whose `errors` are set.
 public enum BatonError: Error, Sendable, CustomStringConvertible {
     /// The preflight step declined to send the request.
     case vetoed(operationName: String, reason: String)
@@ -43,6 +43,7 @@ public enum BatonError: Error, Sendable, CustomStringConvertible {
     /// rather than lose events silently.
     case subscriptionBufferOverflow(operationName: String, limit: Int)
 
+    /// What went wrong and where, in a sentence (`hero.friends[2].name: expected String, found Int 42`).
     public var description: String {
         switch self {
         case .vetoed(let name, let reason):

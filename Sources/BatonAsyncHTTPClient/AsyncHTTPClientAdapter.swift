@@ -6,7 +6,7 @@ import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
 
-/// A Baton ``Baton/HTTPClient`` over swift-server's AsyncHTTPClient, for server-side Swift.
+/// A Baton `HTTPClient` over swift-server's AsyncHTTPClient, for server-side Swift.
 ///
 /// Request bodies stream as they are: a file or a multipart upload is read in chunks while it is
 /// sent, with its length announced. Response bodies stream too, for `@defer`/`@stream`.
@@ -24,6 +24,7 @@ public struct AsyncHTTPClientAdapter: Baton.HTTPClient {
         defaultTimeout = timeout
     }
 
+    /// Sends the request (streaming its body) and collects the whole response body.
     public func send(_ request: HTTPRequest, body: HTTPRequestBody?, timeout: Duration?) async throws -> (HTTPResponse, Data) {
         let (response, chunks) = try await stream(request, body: body, timeout: timeout)
         var data = Data()
@@ -31,6 +32,7 @@ public struct AsyncHTTPClientAdapter: Baton.HTTPClient {
         return (response, data)
     }
 
+    /// Sends the request and yields the response body in chunks as they arrive.
     public func stream(
         _ request: HTTPRequest, body: HTTPRequestBody?, timeout: Duration?
     ) async throws -> (HTTPResponse, AsyncThrowingStream<Data, any Error>) {

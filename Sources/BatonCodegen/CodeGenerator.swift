@@ -3,12 +3,16 @@ import GraphQL
 
 /// Options that shape the generated code.
 public struct GenerationOptions: Sendable, Hashable {
+    /// The `public enum` the schema's types are nested in; `nil` for none.
     public var namespace: String?
+    /// Custom scalars mapped to Swift types conforming to `CustomScalarType`, by GraphQL name.
     public var customScalars: [String: String]
     /// Relay providers mapped to Swift types, by provider name (`CodegenConfiguration.providedVariables`).
     public var providedVariables: [String: String] = [:]
+    /// How the generated code is split into files.
     public var fileLayout: CodegenConfiguration.FileLayout
 
+    /// Options; by default no namespace, no custom scalars, a file per definition.
     public init(namespace: String? = nil, customScalars: [String: String] = [:], fileLayout: CodegenConfiguration.FileLayout = .perDefinition) {
         self.namespace = namespace
         self.customScalars = customScalars
@@ -18,7 +22,9 @@ public struct GenerationOptions: Sendable, Hashable {
 
 /// What one generation produced.
 public struct GeneratedOutput: Sendable, Hashable {
+    /// The Swift files, with paths relative to the output folder.
     public let files: [GeneratedFile]
+    /// Every operation's id, name, type and document, for persisted queries.
     public let manifest: OperationManifest
     /// Custom scalars the documents use that `customScalars` does not map (but `Upload`, whose
     /// `String` is the file's form field name): each is generated as `String`, which fails at run

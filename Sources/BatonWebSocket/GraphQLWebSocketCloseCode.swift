@@ -1,16 +1,22 @@
 /// A WebSocket close code, with names for the ones graphql-transport-ws defines.
 public struct GraphQLWebSocketCloseCode: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    /// The code as sent in the close frame.
     public let rawValue: UInt16
 
+    /// Any close code, named or not.
     public init(rawValue: UInt16) {
         self.rawValue = rawValue
     }
 
+    /// 1000: the socket closed as it should (an idle socket closed, say).
     public static let normalClosure = Self(rawValue: 1000)
+    /// 1001: the peer is going away (a server shutting down).
     public static let goingAway = Self(rawValue: 1001)
     /// The peer went away without a close frame (never sent on the wire).
     public static let abnormalClosure = Self(rawValue: 1006)
+    /// 4004: the server's message could not be read (graphql-ws's client code).
     public static let badResponse = Self(rawValue: 4004)
+    /// 4005: the client failed internally (graphql-ws's client code).
     public static let internalClientError = Self(rawValue: 4005)
     /// A message the protocol does not allow (unknown type, bad format, a message before the ack).
     public static let badRequest = Self(rawValue: 4400)
@@ -28,6 +34,7 @@ public struct GraphQLWebSocketCloseCode: RawRepresentable, Hashable, Sendable, C
     public static let tooManyInitialisationRequests = Self(rawValue: 4429)
     /// The client closed the socket because it stopped answering (pong timeout).
     public static let terminated = Self(rawValue: 4499)
+    /// 4500: the server failed internally.
     public static let internalServerError = Self(rawValue: 4500)
     /// The client closed the socket because no `connection_ack` came in time.
     public static let connectionAcknowledgementTimeout = Self(rawValue: 4504)
@@ -42,6 +49,7 @@ public struct GraphQLWebSocketCloseCode: RawRepresentable, Hashable, Sendable, C
         ].contains(self)
     }
 
+    /// The code with its name, `4403 (forbidden)`.
     public var description: String {
         let name: String? =
             switch self {

@@ -13,10 +13,13 @@ import BatonAPI
 public final class SplitNetworkTransport: SubscriptionNetworkTransport, UploadingNetworkTransport {
     /// Queries, mutations (and uploads) when they do not go over the WebSocket.
     public let uploadingNetworkTransport: any NetworkTransport
+    /// Subscriptions, and every operation when `sendsEverythingOverWebSocket`.
     public let webSocketNetworkTransport: any SubscriptionNetworkTransport
     /// Whether queries and mutations go over the WebSocket too.
     public let sendsEverythingOverWebSocket: Bool
 
+    /// Subscriptions over `webSocketNetworkTransport`, the rest over `uploadingNetworkTransport`
+    /// (or everything over the WebSocket).
     public init(
         uploadingNetworkTransport: any NetworkTransport,
         webSocketNetworkTransport: any SubscriptionNetworkTransport,
@@ -36,6 +39,8 @@ public final class SplitNetworkTransport: SubscriptionNetworkTransport, Uploadin
             sendsEverythingOverWebSocket: sendsEverythingOverWebSocket)
     }
 
+    /// Sends a query or mutation over HTTP, or a subscription (or anything, when
+    /// `sendsEverythingOverWebSocket`) over the WebSocket, and returns its one response.
     public func send<Operation: GraphQLOperation>(operation: Operation) async throws -> GraphQLResponse {
         if sendsEverythingOverWebSocket || Operation.operationType == .subscription {
             return try await webSocketNetworkTransport.send(operation: operation)
@@ -59,6 +64,7 @@ public final class SplitNetworkTransport: SubscriptionNetworkTransport, Uploadin
         return try await uploading.upload(operation: operation, files: files)
     }
 
+    /// A subscription's events, over the WebSocket.
     public func subscribe<Subscription: GraphQLSubscription>(
         subscription: Subscription
     ) -> AsyncThrowingStream<GraphQLResponse, any Error> {

@@ -32,6 +32,7 @@ import Logging
 public final class WebSocketNetworkTransport: SubscriptionNetworkTransport {
     /// The endpoint, with a `ws` or `wss` scheme.
     public let url: URL
+    /// The protocol, headers, origin, payload, timeouts and reconnection this transport uses.
     public let configuration: WebSocketTransportConfiguration
     private let connection: WebSocketConnection
     private let nextID = Locked(1)

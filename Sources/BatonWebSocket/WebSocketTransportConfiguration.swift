@@ -38,6 +38,8 @@ public struct WebSocketTransportConfiguration: Sendable {
     /// with the document when the server answers `PersistedQueryNotFound`.
     public var autoPersistQueries: Bool
 
+    /// A configuration; every setting has a default (graphql-transport-ws, the server's own origin,
+    /// exponential backoff, closing when idle).
     public init(
         protocol: GraphQLWebSocketProtocol = .graphqlTransportWS,
         headerFields: HTTPFields = [:],
@@ -111,6 +113,7 @@ public struct ReconnectPolicy: Sendable, Equatable {
     /// A random share (0…1) of each delay added or removed, so clients do not come back all at once.
     public var jitter: Double
 
+    /// A policy with its delays spelled out; `multiplier` 2 doubles each delay.
     public init(maxAttempts: Int, initialDelay: Duration, maxDelay: Duration, multiplier: Double = 2, jitter: Double = 0.2) {
         self.maxAttempts = maxAttempts
         self.initialDelay = initialDelay

@@ -61,6 +61,7 @@ public enum WebSocketTransportError: Error, Sendable, CustomStringConvertible {
         (400..<500).contains(status) && status != 408 && status != 429
     }
 
+    /// What went wrong, in a sentence.
     public var description: String {
         switch self {
         case .closed(let code, let reason):

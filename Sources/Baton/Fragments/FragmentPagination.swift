@@ -14,6 +14,7 @@ import Observation
 /// print(todos.data?.todos.edges?.count ?? 0, todos.hasNext)
 /// ```
 public final class FragmentPagination<F: PaginatedFragment>: Observable, Sendable {
+    /// The client that fetches the pages and whose store holds them.
     public let client: BatonClient
     /// The record the fragment is read from.
     public let recordID: DataID
@@ -61,11 +62,13 @@ public final class FragmentPagination<F: PaginatedFragment>: Observable, Sendabl
     /// Whether the server has more items before the first one loaded.
     public var hasPrevious: Bool { pageInfo("hasPreviousPage")?.boolValue ?? false }
 
+    /// Whether a ``loadNext(_:)`` is under way (observable).
     public var isLoadingNext: Bool {
         registrar.access(self, keyPath: \.isLoadingNext)
         return state.withLock { $0.loadingNext }
     }
 
+    /// Whether a ``loadPrevious(_:)`` is under way (observable).
     public var isLoadingPrevious: Bool {
         registrar.access(self, keyPath: \.isLoadingPrevious)
         return state.withLock { $0.loadingPrevious }

@@ -35,6 +35,8 @@ public struct URLSessionHTTPClient: HTTPClient {
         streaming = StreamingSession(configuration: session.configuration)
     }
 
+    /// Sends the request with a completion-handler task (cancelled from another thread when the
+    /// operation's task is) and returns the whole response.
     public func send(_ request: HTTPRequest, body: HTTPRequestBody?, timeout: Duration?) async throws -> (HTTPResponse, Data) {
         var urlRequest = try makeURLRequest(request, timeout: timeout)
         let session = self.session
@@ -88,6 +90,8 @@ public struct URLSessionHTTPClient: HTTPClient {
         }
     }
 
+    /// Sends the request and yields the body's chunks as they arrive, through the session's delegate
+    /// (`URLSession.bytes(for:)` does not exist on Linux).
     public func stream(
         _ request: HTTPRequest, body: HTTPRequestBody?, timeout: Duration?
     ) async throws -> (HTTPResponse, AsyncThrowingStream<Data, any Error>) {

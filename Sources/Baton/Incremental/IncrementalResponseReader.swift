@@ -36,7 +36,7 @@ enum IncrementalResponseReader {
 
 /// The synchronous core of ``IncrementalResponseReader``: splits the chunks of a `multipart/mixed`
 /// body into parts, parses each part's JSON and merges it into the response so far. The
-/// `fuzz-multipart` target (`Fuzz/`) drives it through ``_IncrementalDeliveryFuzzEntry``.
+/// `fuzz-multipart` target (`Fuzz/`) drives it through `_IncrementalDeliveryFuzzEntry`.
 struct IncrementalResponseAssembler {
     let operationName: String
     private var parser: MultipartMixedParser

@@ -18,13 +18,17 @@ import Observation
 /// Add conveniences for one operation in an extension:
 /// `extension Mutator where Operation == ChangeTodoStatusMutation { func commit(todo:complete:) … }`.
 public final class Mutator<Operation: GraphQLMutation>: Observable, Sendable {
+    /// Edits the store with the mutation's data (`nil` for an optimistic updater without a response).
     public typealias Updater = @Sendable (RecordSourceProxy, Operation.Data?) -> Void
+    /// Called once with the server's result or the error.
     public typealias Completion = @Sendable (Result<GraphQLResult<Operation.Data>, any Error>) -> Void
 
+    /// The client that sends the mutation and owns the store it updates.
     public let client: BatonClient
     private let registrar = ObservationRegistrar()
     private let inFlight = Locked(0)
 
+    /// A mutator for `client`; `client.mutator(_:)` makes one too.
     public init(client: BatonClient) {
         self.client = client
     }
@@ -167,10 +171,12 @@ public struct Mutation<Operation: GraphQLMutation>: Sendable {
         @Environment(\.batonClient) private var environmentClient
     #endif
 
+    /// A wrapper whose mutator uses `client`.
     public init(client: BatonClient) {
         explicit = Mutator(client: client)
     }
 
+    /// The mutator: for the given client, or the environment's.
     public var wrappedValue: Mutator<Operation> {
         if let explicit { return explicit }
         #if canImport(SwiftUI)
@@ -188,6 +194,7 @@ public struct Mutation<Operation: GraphQLMutation>: Sendable {
     import SwiftUI
 
     extension Mutation: DynamicProperty {
+        /// A wrapper whose mutator uses the environment's `batonClient`.
         public init() { explicit = nil }
     }
 

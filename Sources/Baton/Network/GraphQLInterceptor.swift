@@ -18,14 +18,17 @@ public enum PreflightDecision: Sendable {
 /// request (add the `Authorization` header from a token store) or veto it, which fails the
 /// operation with ``BatonError/vetoed(operationName:reason:)`` without touching the network.
 public struct PreflightInterceptor: GraphQLInterceptor {
+    /// The decision: edit the request in place, then send it or veto it.
     public typealias Decide = @Sendable (inout GraphQLRequest) async throws -> PreflightDecision
 
     private let decide: Decide
 
+    /// A preflight step that runs `decide` on every request before it leaves.
     public init(_ decide: @escaping Decide) {
         self.decide = decide
     }
 
+    /// Runs the decision, then sends the (edited) request or fails with the veto.
     public func intercept(
         _ request: GraphQLRequest,
         next: @Sendable (GraphQLRequest) async throws -> HTTPResult

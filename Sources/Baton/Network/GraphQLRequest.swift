@@ -9,7 +9,9 @@ public struct GraphQLRequest: Sendable {
     public var url: URL
     /// HTTP header fields to send (the chain's last step adds `Content-Type` and `Accept`).
     public var headerFields: HTTPFields
+    /// The operation's name, as sent in `operationName`.
     public let operationName: String
+    /// Query, mutation or subscription.
     public let operationType: GraphQLOperationType
     /// The operation's minimal document.
     public let document: String
@@ -17,6 +19,7 @@ public struct GraphQLRequest: Sendable {
     public let operationIdentifier: String
     /// Whether `query` carries the document; persisted-query steps send only the hash.
     public var sendsDocument: Bool = true
+    /// The operation's variables, as JSON.
     public var variables: JSONObject
     /// The request's `extensions` (`persistedQuery` lives here).
     public var extensions: JSONObject
@@ -32,6 +35,7 @@ public struct GraphQLRequest: Sendable {
     /// or `@stream`.
     public var acceptsIncrementalDelivery: Bool
 
+    /// A request for an operation; ``BatonClient`` makes these from generated operations.
     public init(
         url: URL, headerFields: HTTPFields = [:], operationName: String, operationType: GraphQLOperationType,
         document: String, operationIdentifier: String, variables: JSONObject = [:], extensions: JSONObject = [:],
@@ -76,12 +80,14 @@ public struct GraphQLRequest: Sendable {
 /// What came back for a request: the HTTP response head and its whole body, or, for an
 /// incremental (`multipart/mixed`) response, its body's chunks as they arrive.
 public struct HTTPResult: Sendable {
+    /// The response head: status and header fields.
     public var response: HTTPResponse
     /// The whole body; empty when the body is streamed.
     public var body: Data
     /// The body's chunks as they arrive, for a `multipart/mixed` response; `nil` otherwise.
     public var streamedBody: AsyncThrowingStream<Data, any Error>?
 
+    /// A result with a whole body, or a streamed one.
     public init(response: HTTPResponse, body: Data, streamedBody: AsyncThrowingStream<Data, any Error>? = nil) {
         self.response = response
         self.body = body

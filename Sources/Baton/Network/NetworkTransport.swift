@@ -4,12 +4,15 @@ import HTTPTypes
 /// A GraphQL response as the transport received it, before it is read into typed data: the
 /// parsed body and, for HTTP, the response head.
 public struct GraphQLResponse: Sendable {
+    /// The parsed response body: `data`, `errors`, `extensions`.
     public let body: JSONObject
+    /// The HTTP response head; `nil` for a transport without one (a WebSocket).
     public let httpResponse: HTTPResponse?
     /// For an incremental (`@defer`/`@stream`) response: whether more parts follow this one.
     /// The body is then the data merged so far.
     public let hasNext: Bool
 
+    /// A response with its body, HTTP head and whether more parts follow.
     public init(body: JSONObject, httpResponse: HTTPResponse? = nil, hasNext: Bool = false) {
         self.body = body
         self.httpResponse = httpResponse
@@ -31,6 +34,7 @@ public protocol NetworkTransport: Sendable {
 }
 
 extension NetworkTransport {
+    /// The one response of ``send(operation:)``, as a sequence.
     public func responses<Operation: GraphQLOperation>(for operation: Operation) -> AsyncThrowingStream<GraphQLResponse, any Error> {
         AsyncThrowingStream { continuation in
             let task = Task {

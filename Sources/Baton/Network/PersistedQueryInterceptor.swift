@@ -14,17 +14,24 @@ import Foundation
 ///
 /// Requests with files are sent as they are.
 public struct PersistedQueryInterceptor: GraphQLInterceptor {
+    /// Which persisted-query protocol to speak.
     public enum Mode: Sendable, Hashable {
+        /// Apollo's automatic persisted queries: the hash first, the document when the server asks.
         case automatic(useGETForRetry: Bool)
+        /// Only the hash, ever: the server knows every operation in advance.
         case persistedOnly
     }
 
+    /// The protocol this step speaks.
     public let mode: Mode
 
+    /// A persisted-query step speaking `mode`.
     public init(mode: Mode) {
         self.mode = mode
     }
 
+    /// Sends the hash instead of the document, and the document too when the mode and the server's
+    /// answer call for it.
     public func intercept(
         _ request: GraphQLRequest,
         next: @Sendable (GraphQLRequest) async throws -> HTTPResult

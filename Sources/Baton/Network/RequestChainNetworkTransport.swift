@@ -18,13 +18,16 @@ import Logging
 /// `timeout` bounds each attempt: the whole response must arrive within it (an incremental
 /// response's head, then each of its chunks), else ``BatonError/timedOut(operationName:after:)``.
 /// A `retryPolicy` sends failed queries again (``RetryPolicy``). Requests and responses are
-/// logged through `logger` with the secrets of `sensitiveData` redacted (``SensitiveData``).
+/// logged through `logger` with the secrets of `sensitiveData` redacted (`SensitiveData`).
 public struct RequestChainNetworkTransport: UploadingNetworkTransport {
+    /// The GraphQL endpoint.
     public let url: URL
+    /// Header fields sent with every request.
     public let headerFields: HTTPFields
     /// The chain as it runs: the interceptors given, then ``PersistedQueryInterceptor`` when
     /// `autoPersistQueries` or `persistedQueriesOnly` is set, then the wire interceptors.
     public let interceptors: [any GraphQLInterceptor]
+    /// What sends the HTTP requests (``URLSessionHTTPClient`` by default).
     public let httpClient: any HTTPClient
     /// How long each attempt may take; `nil` leaves it to the HTTP client's own timeout.
     public let timeout: Duration?
@@ -39,6 +42,11 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport {
     public let incrementalDeliveryFormats: [IncrementalDeliveryFormat]
 
     /// - Parameters:
+    ///   - url: the GraphQL endpoint.
+    ///   - headerFields: header fields sent with every request.
+    ///   - interceptors: the app's interceptors, first in the chain.
+    ///   - httpClient: what sends the HTTP requests.
+    ///   - timeout: how long each attempt may take; `nil` leaves it to the HTTP client.
     ///   - useGETForQueries: send queries as `GET` by the GraphQL-over-HTTP encoding.
     ///   - autoPersistQueries: Apollo's automatic persisted queries: the hash first, the
     ///     document only when the server asks for it.
@@ -86,6 +94,7 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport {
         self.incrementalDeliveryFormats = incrementalDeliveryFormats
     }
 
+    /// Sends the operation through the chain; an incremental response is merged into one.
     public func send<Operation: GraphQLOperation>(operation: Operation) async throws -> GraphQLResponse {
         let result = try await execute(request(for: operation))
         guard result.streamedBody != nil else {
@@ -101,6 +110,7 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport {
         return last
     }
 
+    /// Sends the operation and yields each response part, merged so far, as it arrives.
     public func responses<Operation: GraphQLOperation>(for operation: Operation) -> AsyncThrowingStream<GraphQLResponse, any Error> {
         let request = request(for: operation)
         return AsyncThrowingStream { continuation in
@@ -123,6 +133,7 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport {
         }
     }
 
+    /// Sends the operation with files by the GraphQL multipart request spec (always a `POST`).
     public func upload<Operation: GraphQLOperation>(operation: Operation, files: [GraphQLFile]) async throws -> GraphQLResponse {
         var request = request(for: operation)
         request.files = files

@@ -25,6 +25,8 @@ public struct RetryPolicy: Sendable, Equatable {
     /// The HTTP statuses that are retried.
     public var retriedStatuses: Set<Int>
 
+    /// A policy; by default 3 attempts of queries, from 200 ms doubling up to 10 s, on 408, 429,
+    /// 500, 502, 503 and 504, dropped connections and time-outs.
     public init(
         maxAttempts: Int = 3, initialDelay: Duration = .milliseconds(200), maxDelay: Duration = .seconds(10),
         multiplier: Double = 2, jitter: Double = 0.2, retriesMutations: Bool = false,
@@ -88,11 +90,13 @@ public struct RetryPolicy: Sendable, Equatable {
 /// operation's task stops the waiting at once. A streamed (`multipart/mixed`) response is not
 /// retried once its head has arrived.
 public struct RetryInterceptor: GraphQLInterceptor {
+    /// What is retried, how often and how long apart.
     public let policy: RetryPolicy
     /// Called before each retry with the request, the attempt about to be made (2 for the first
     /// retry), the delay, and why; for logging and tests.
     public let onRetry: @Sendable (_ request: GraphQLRequest, _ attempt: Int, _ delay: Duration, _ reason: String) -> Void
 
+    /// A retry step following `policy`; `onRetry` hears of each retry.
     public init(
         policy: RetryPolicy,
         onRetry: @escaping @Sendable (GraphQLRequest, Int, Duration, String) -> Void = { _, _, _, _ in }
@@ -101,6 +105,7 @@ public struct RetryInterceptor: GraphQLInterceptor {
         self.onRetry = onRetry
     }
 
+    /// Sends the request, and again after a delay while the policy says the failure is worth retrying.
     public func intercept(
         _ request: GraphQLRequest,
         next: @Sendable (GraphQLRequest) async throws -> HTTPResult

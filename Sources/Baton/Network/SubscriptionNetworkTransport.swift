@@ -5,7 +5,7 @@ import BatonAPI
 /// dropping the stream) stops the subscription on the server.
 ///
 /// `BatonWebSocket`'s `WebSocketNetworkTransport` and `SplitNetworkTransport` are the ones Baton
-/// ships; ``BatonClient/subscribe(subscription:)`` needs its client's transport to be one.
+/// ships; ``BatonClient/subscribe(subscription:bufferLimit:)`` needs its client's transport to be one.
 public protocol SubscriptionNetworkTransport: NetworkTransport {
     func subscribe<Subscription: GraphQLSubscription>(
         subscription: Subscription

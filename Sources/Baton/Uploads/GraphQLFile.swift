@@ -6,15 +6,19 @@ import Foundation
 public struct GraphQLFile: Sendable, Hashable {
     /// Where the bytes come from.
     public enum Content: Sendable, Hashable {
+        /// Bytes in memory.
         case data(Data)
         /// A local file, read as it is sent (never all at once).
         case file(URL)
     }
 
+    /// The operation's variable the file is for; several files with one name fill a list in order.
     public let fieldName: String
     /// The file name sent to the server.
     public let originalName: String
+    /// The file's `Content-Type`.
     public let mimeType: String
+    /// Where the file's bytes come from.
     public let content: Content
 
     /// A file whose bytes are in memory.

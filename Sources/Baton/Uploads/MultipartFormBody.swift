@@ -9,13 +9,19 @@ import Foundation
 public struct MultipartFormBody: Sendable {
     /// One part of the body.
     public struct Part: Sendable {
+        /// The form field's name.
         public let name: String
+        /// The file name sent for a file part; `nil` for a plain field.
         public let filename: String?
+        /// The part's `Content-Type`; `nil` for a plain field.
         public let contentType: String?
+        /// The part's bytes, in memory or in a file read as the body is sent.
         public let content: GraphQLFile.Content
     }
 
+    /// The boundary between parts (without the leading `--`).
     public let boundary: String
+    /// The parts, in the order they are sent.
     public private(set) var parts: [Part] = []
 
     /// A body with a random boundary, or a fixed one (for tests).

@@ -2,7 +2,9 @@
 /// small objects and a hash lookup for large ones. Two objects are equal when they hold the same
 /// keys with equal values, whatever the order.
 public struct JSONObject: Sendable {
+    /// The keys, in order.
     public private(set) var keys: [String]
+    /// The values, in the order of `keys`.
     public private(set) var values: [JSONValue]
     /// Positions by key, kept only for objects larger than `indexThreshold`.
     private var index: [String: Int]?
@@ -32,7 +34,9 @@ public struct JSONObject: Sendable {
         if keys.count > Self.indexThreshold { rebuildIndex() }
     }
 
+    /// The number of keys.
     public var count: Int { keys.count }
+    /// Whether the object has no keys.
     public var isEmpty: Bool { keys.isEmpty }
 
     /// The position of a key, if present.

@@ -8,6 +8,7 @@ public struct JSONParseError: Error, Sendable, Hashable, CustomStringConvertible
     /// What it found instead, such as `'x'` or `end of input`.
     public let found: String
 
+    /// An error at byte `offset`.
     public init(offset: Int, expected: String, found: String) {
         self.offset = offset
         self.expected = expected

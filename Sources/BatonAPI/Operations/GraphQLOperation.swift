@@ -21,6 +21,7 @@ public protocol GraphQLOperation: Sendable {
 }
 
 extension GraphQLOperation {
+    /// No variables, for operations that declare none.
     public var variables: GraphQLVariables? { nil }
 
     /// The variables as sent on the wire, absent ones left out.
@@ -31,6 +32,7 @@ extension GraphQLOperation {
 public protocol GraphQLQuery: GraphQLOperation {}
 
 extension GraphQLQuery {
+    /// Queries are `.query`.
     public static var operationType: GraphQLOperationType { .query }
 }
 
@@ -38,6 +40,7 @@ extension GraphQLQuery {
 public protocol GraphQLMutation: GraphQLOperation {}
 
 extension GraphQLMutation {
+    /// Mutations are `.mutation`.
     public static var operationType: GraphQLOperationType { .mutation }
 }
 
@@ -45,5 +48,6 @@ extension GraphQLMutation {
 public protocol GraphQLSubscription: GraphQLOperation {}
 
 extension GraphQLSubscription {
+    /// Subscriptions are `.subscription`.
     public static var operationType: GraphQLOperationType { .subscription }
 }

@@ -20,9 +20,12 @@ public protocol RefetchableFragment: Fragment {
 
 /// The variables a connection field pages with: `first`/`after` or `last`/`before`.
 public struct PaginationVariables: Sendable, Hashable {
+    /// The variable holding the page size (`first` or `last`, or the fragment's own name for it).
     public let count: String
+    /// The variable holding the cursor (`after` or `before`, or the fragment's own name for it).
     public let cursor: String
 
+    /// The variables named `count` and `cursor`.
     public init(count: String, cursor: String) {
         self.count = count
         self.cursor = cursor
@@ -33,9 +36,12 @@ public struct PaginationVariables: Sendable, Hashable {
 public struct ConnectionPagination: Sendable, Hashable {
     /// Response keys from the fragment's object to the connection field.
     public let path: [String]
+    /// The variables that page forward (`first`/`after`); `nil` when the connection cannot.
     public let forward: PaginationVariables?
+    /// The variables that page backward (`last`/`before`); `nil` when the connection cannot.
     public let backward: PaginationVariables?
 
+    /// Where the connection is and how it pages; generated code makes these.
     public init(path: [String], forward: PaginationVariables?, backward: PaginationVariables?) {
         self.path = path
         self.forward = forward

@@ -3,21 +3,28 @@
 public struct GraphQLError: Error, Sendable, Hashable, CustomStringConvertible {
     /// A line and column (1-based) in the request document.
     public struct Location: Sendable, Hashable {
+        /// The line, from 1.
         public let line: Int
+        /// The column, from 1.
         public let column: Int
 
+        /// A place in the request document.
         public init(line: Int, column: Int) {
             self.line = line
             self.column = column
         }
     }
 
+    /// What went wrong, as the server wrote it.
     public let message: String
+    /// Where in the request document, if the server says.
     public let locations: [Location]?
     /// The response path of the field that failed, if the error is a field error.
     public let path: ResponsePath?
+    /// The error's `extensions` (a `code`, say).
     public let extensions: JSONObject?
 
+    /// An error with the fields of a response's error object.
     public init(message: String, locations: [Location]? = nil, path: ResponsePath? = nil, extensions: JSONObject? = nil) {
         self.message = message
         self.locations = locations

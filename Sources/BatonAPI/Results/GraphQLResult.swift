@@ -13,8 +13,10 @@ public struct GraphQLResult<Data: RootSelectionSet>: Sendable {
     public let errors: [GraphQLError]?
     /// The response's `extensions`.
     public let extensions: JSONObject?
+    /// Whether the data came from the store or the server.
     public let source: Source
 
+    /// A result; the client makes these.
     public init(data: Data?, errors: [GraphQLError]?, extensions: JSONObject?, source: Source) {
         self.data = data
         self.errors = errors

@@ -19,6 +19,7 @@ public struct SchemaMetadata: Sendable, Hashable {
     /// The types whose `id` is a cache key on its own: `globalIDInterface` and its implementers.
     public let globalIDTypes: Set<String>
 
+    /// Metadata; generated code makes it from the schema.
     public init(
         objectTypes: Set<String>, interfaces: [String: Set<String>] = [:], unions: [String: Set<String>] = [:],
         keyFields: [String: [String]] = [:], globalIDInterface: String? = nil

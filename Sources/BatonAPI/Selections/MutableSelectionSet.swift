@@ -37,6 +37,7 @@ public protocol MutableInlineFragment: InlineFragment, MutableSelectionSet {}
 public protocol LocalCacheMutation: GraphQLOperation where Data: MutableRootSelectionSet {}
 
 extension LocalCacheMutation {
+    /// A local cache mutation reads and writes like a query.
     public static var operationType: GraphQLOperationType { .query }
 }
 

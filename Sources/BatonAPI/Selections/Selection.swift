@@ -119,6 +119,7 @@ public struct Field: Sendable, Hashable {
     /// a decoding error instead of a failing accessor.
     public var scalar: (any SelectionSetValue.Type)? { storage.scalar }
 
+    /// A field selection; generated code makes these.
     public init(
         name: String, alias: String? = nil, type: FieldType, arguments: [String: InputValue] = [:],
         conditions: [InclusionCondition] = [], directives: [ClientDirective] = [],
@@ -189,9 +190,12 @@ public indirect enum FieldType: Sendable, Hashable {
 /// The type a fragment applies to: a type name, and for an interface or union the object types
 /// that belong to it (so a response's `__typename` can be matched without the schema).
 public struct TypeCondition: Sendable, Hashable {
+    /// The type's name.
     public let name: String
+    /// For an interface or union, the object types that belong to it.
     public let possibleTypes: Set<String>
 
+    /// A condition on `name`, matched also by `possibleTypes`.
     public init(_ name: String, possibleTypes: Set<String> = []) {
         self.name = name
         self.possibleTypes = possibleTypes
@@ -215,17 +219,22 @@ public struct TypeCondition: Sendable, Hashable {
 
 /// `@include(if: $variable)` (not inverted) or `@skip(if: $variable)` (inverted).
 public struct InclusionCondition: Sendable, Hashable {
+    /// The Boolean variable the condition reads.
     public let variable: String
+    /// `true` for `@skip` (selected when the variable is false), `false` for `@include`.
     public let isInverted: Bool
 
+    /// `@include(if: $variable)`.
     public static func include(if variable: String) -> InclusionCondition {
         InclusionCondition(variable: variable, isInverted: false)
     }
 
+    /// `@skip(if: $variable)`.
     public static func skip(if variable: String) -> InclusionCondition {
         InclusionCondition(variable: variable, isInverted: true)
     }
 
+    /// A condition on `variable`, inverted for `@skip`.
     public init(variable: String, isInverted: Bool) {
         self.variable = variable
         self.isInverted = isInverted
@@ -279,13 +288,17 @@ extension InputValue: ExpressibleByBooleanLiteral {
 
 /// An inline fragment.
 public struct InlineFragmentSelection: Sendable, Hashable {
+    /// The fragment's `on Type`; `nil` for `... @include(if:) { }` without one.
     public let typeCondition: TypeCondition?
+    /// `@include`/`@skip` conditions; all must hold.
     public let conditions: [InclusionCondition]
     /// `@defer`: the server may send the fragment's fields in a later part of the response, so
     /// until then they are "not yet arrived", not missing.
     public let isDeferred: Bool
+    /// The fragment's selections.
     public let selections: [Selection]
 
+    /// An inline fragment selection; generated code makes these.
     public init(
         typeCondition: TypeCondition?, conditions: [InclusionCondition] = [], isDeferred: Bool = false, selections: [Selection]
     ) {
@@ -298,13 +311,18 @@ public struct InlineFragmentSelection: Sendable, Hashable {
 
 /// A named fragment spread, with the fragment's selections inlined.
 public struct FragmentSpreadSelection: Sendable, Hashable {
+    /// The fragment's name.
     public let name: String
+    /// The fragment's `on Type`.
     public let typeCondition: TypeCondition
+    /// `@include`/`@skip` conditions on the spread; all must hold.
     public let conditions: [InclusionCondition]
     /// `@defer`: the fragment's fields may arrive in a later part of the response.
     public let isDeferred: Bool
+    /// The fragment's selections, inlined.
     public let selections: [Selection]
 
+    /// A fragment spread; generated code makes these.
     public init(
         name: String, typeCondition: TypeCondition, conditions: [InclusionCondition] = [], isDeferred: Bool = false,
         selections: [Selection]

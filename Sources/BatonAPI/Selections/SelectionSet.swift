@@ -1,6 +1,6 @@
 /// A generated selection set: a thin, immutable struct over the response object, with the
 /// static metadata of what it selects. Accessors read from ``DataDict``; the object was checked
-/// against ``__selections`` when the value was made, so they do not fail.
+/// against `__selections` when the value was made, so they do not fail.
 public protocol SelectionSet: Sendable, Hashable, SelectionSetValue {
     /// The schema type the selections apply to.
     static var __parentType: TypeCondition { get }
@@ -93,8 +93,10 @@ extension SelectionSet {
 
 /// The response object underneath a selection set, with typed access for generated accessors.
 public struct DataDict: Sendable, Hashable {
+    /// The response object.
     public let object: JSONObject
 
+    /// Wraps `object`, which must already match the selections.
     public init(_ object: JSONObject) {
         self.object = object
     }

@@ -7,6 +7,7 @@ public struct SelectionSetDecodingError: Error, Sendable, Hashable, CustomString
     /// What was there: `Int 42`, `null`, `nothing`.
     public let found: String
 
+    /// An error at `path`.
     public init(path: ResponsePath, expected: String, found: String) {
         self.path = path
         self.expected = expected

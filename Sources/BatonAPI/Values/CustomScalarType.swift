@@ -13,9 +13,12 @@ extension CustomScalarType {
 
 /// A custom scalar could not read the JSON it was given.
 public struct ScalarDecodingError: Error, Sendable, CustomStringConvertible {
+    /// What the scalar reads, such as `an ISO 8601 date`.
     public let expected: String
+    /// The JSON it was given.
     public let found: JSONValue
 
+    /// An error for a scalar expecting `expected` that was given `found`.
     public init(expected: String, found: JSONValue) {
         self.expected = expected
         self.found = found

@@ -14,9 +14,11 @@
 /// several times (records by ID, the set of changed IDs, watchers by ID) and client IDs run to
 /// a hundred bytes and more.
 public struct DataID: Sendable, Hashable, Comparable, ExpressibleByStringLiteral, CustomStringConvertible {
+    /// The ID's text.
     public let rawValue: String
     private let bytesHash: UInt64
 
+    /// The ID with this text.
     public init(_ rawValue: String) {
         self.rawValue = rawValue
         bytesHash = Self.hash(of: rawValue)

@@ -12,6 +12,7 @@ public enum GraphQLEnum<T: EnumType>: Sendable, Hashable {
         if let known = T(rawValue: rawValue) { self = .case(known) } else { self = .unknown(rawValue) }
     }
 
+    /// A known case.
     public init(_ value: T) { self = .case(value) }
 
     /// The GraphQL name.

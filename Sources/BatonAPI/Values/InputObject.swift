@@ -15,6 +15,7 @@ public struct InputDict: Sendable, Hashable {
     private var keys: [String]
     private var values: [String: any GraphQLVariableValue]
 
+    /// The fields in order; a field given `GraphQLNullable.none` stays absent.
     public init(_ fields: KeyValuePairs<String, any GraphQLVariableValue> = [:]) {
         keys = fields.map(\.key)
         values = Dictionary(fields.map { ($0.key, $0.value) }, uniquingKeysWith: { _, last in last })

@@ -28,8 +28,10 @@ public struct CodegenConfiguration: Sendable, Hashable {
     /// Relay's provided variables (`@argumentDefinitions(x: {type: "Boolean!", provider: "Name"})`)
     /// mapped to Swift types with a `static var value` of the variable's Swift type, by provider name.
     public var providedVariables: [String: String] = [:]
+    /// How the generated code is split into files.
     public var fileLayout: FileLayout
 
+    /// A configuration; the command line's flags and `baton.json` both make one.
     public init(
         schemaPaths: [String], documentGlobs: [String], outputDirectory: String, namespace: String? = nil,
         operationManifestPath: String? = nil, customScalars: [String: String] = [:],

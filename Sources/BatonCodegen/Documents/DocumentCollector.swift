@@ -3,6 +3,8 @@ import Foundation
 /// Reads the documents named by globs: `.graphql`/`.gql` files whole, `.swift` files for their
 /// `graphql("""…""")` literals.
 public enum DocumentCollector {
+    /// The documents the globs match, each file once; a named file that does not exist, or one
+    /// that cannot be read, is an error (all of them are thrown together).
     public static func collect(globs: [String]) throws(CodegenErrors) -> [DocumentSource] {
         var sources: [DocumentSource] = []
         var errors: [CodegenError] = []

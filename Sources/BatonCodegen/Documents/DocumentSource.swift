@@ -3,10 +3,12 @@ import GraphQL
 /// One input of executable GraphQL: a `.graphql` file, or the `graphql("""…""")` literals of a
 /// `.swift` file with everything else blanked out so lines and columns are the Swift file's.
 public struct DocumentSource: Sendable, Hashable {
+    /// The file the text came from, for located errors.
     public let path: String
     /// GraphQL text whose lines and columns are those of the file at `path`.
     public let text: String
 
+    /// A source read from `path`.
     public init(path: String, text: String) {
         self.path = path
         self.text = text

@@ -1,6 +1,7 @@
 /// The introspection query `baton fetch-schema` sends (the standard one, with repeatable
 /// directives and `specifiedByURL`).
 public enum IntrospectionQuery {
+    /// The query's text.
     public static let text = """
         query IntrospectionQuery {
           __schema {

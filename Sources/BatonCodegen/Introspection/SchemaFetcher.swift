@@ -20,16 +20,22 @@ public struct SchemaFetcher: Sendable {
         }
     }
 
+    /// The GraphQL endpoint.
     public let url: URL
+    /// Header fields sent with the query (`Authorization`, …), as name and value.
     public let headers: [(String, String)]
+    /// Seconds to wait for the response.
     public let timeout: TimeInterval
 
+    /// A fetcher for `url`.
     public init(url: URL, headers: [(String, String)] = [], timeout: TimeInterval = 30) {
         self.url = url
         self.headers = headers
         self.timeout = timeout
     }
 
+    /// Sends the introspection query; a transport failure or an HTTP error status is a
+    /// ``CodegenError``.
     public func fetch() async throws(CodegenError) -> Result {
         var request = URLRequest(url: url, timeoutInterval: timeout)
         request.httpMethod = "POST"

@@ -1,8 +1,11 @@
 /// One generated file: its path relative to the output folder, and its contents.
 public struct GeneratedFile: Sendable, Hashable {
+    /// The file's path relative to the output folder.
     public let relativePath: String
+    /// The Swift source.
     public let contents: String
 
+    /// A file at `relativePath` holding `contents`.
     public init(relativePath: String, contents: String) {
         self.relativePath = relativePath
         self.contents = contents

@@ -1,9 +1,11 @@
 /// The persisted-query manifest, in the format of Apollo's persisted query manifests:
 /// `{"format":"apollo-persisted-query-manifest","version":1,"operations":[{"id","name","type","body"}]}`.
 public struct OperationManifest: Sendable, Hashable {
+    /// One operation of the manifest.
     public struct Operation: Sendable, Hashable {
         /// SHA-256 of `body`, lowercase hex: the generated `operationIdentifier`.
         public let id: String
+        /// The operation's name.
         public let name: String
         /// `query`, `mutation` or `subscription`.
         public let type: String
@@ -11,6 +13,7 @@ public struct OperationManifest: Sendable, Hashable {
         public let body: String
     }
 
+    /// Every operation generated.
     public let operations: [Operation]
 
     /// The manifest as JSON, operations sorted by name, two-space indented.

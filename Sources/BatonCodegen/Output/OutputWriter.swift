@@ -5,13 +5,17 @@ import Foundation
 public enum OutputWriter {
     /// What a write did.
     public struct Summary: Sendable, Hashable {
+        /// Files written because they are new or changed.
         public var written: [String] = []
+        /// Files left alone because their contents were already right.
         public var unchanged: [String] = []
+        /// Generated files removed because nothing produces them any more.
         public var removed: [String] = []
         /// What the generation warns about (an unmapped custom scalar); nothing failed.
         public var warnings: [String] = []
     }
 
+    /// Writes `files` under `directory`, touching only what changed.
     public static func write(_ files: [GeneratedFile], to directory: String) throws(CodegenError) -> Summary {
         let fileManager = FileManager.default
         var summary = Summary()

@@ -1,5 +1,4 @@
 import Foundation
-import Crypto
 import GraphQL
 
 /// Renders an operation type: document, identifier, variables and its `Data`.
@@ -15,11 +14,9 @@ struct OperationRenderer {
         DocumentPrinter.document(operation, fragments: fragments, arguments: arguments)
     }
 
+    /// The SHA-256 of `text`'s UTF-8 bytes, in lowercase hexadecimal: an operation's identifier.
     static func sha256(_ text: String) -> String {
-        SHA256.hash(data: Array(text.utf8)).map { byte in
-            let hex = String(byte, radix: 16)
-            return byte < 16 ? "0" + hex : hex
-        }.joined()
+        SHA256.hexDigest(text)
     }
 
     /// A multi-line string literal's body line: backslashes and `"""` escaped.

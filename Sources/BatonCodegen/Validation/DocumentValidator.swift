@@ -2,7 +2,9 @@ import GraphQL
 
 /// All documents as one: parsed, checked for unique names, validated against the schema.
 public struct ValidatedDocuments: @unchecked Sendable {
+    /// Every operation, in input order.
     public let operations: [OperationDefinition]
+    /// Every fragment, by name.
     public let fragments: [String: FragmentDefinition]
     /// The source path each definition came from, keyed `operation Name` or `fragment Name`.
     public let sourcePaths: [String: String]
@@ -11,6 +13,7 @@ public struct ValidatedDocuments: @unchecked Sendable {
 /// Validates documents with GraphQLSwift's rules plus Baton's allowances: `__id` on any object,
 /// free-form arguments of `@arguments`/`@argumentDefinitions`, fragments that no operation uses.
 public enum DocumentValidator {
+    /// Parses and validates the documents against the schema; every error found is thrown together.
     public static func validate(_ sources: [DocumentSource], schema: LoadedSchema) throws(CodegenErrors) -> ValidatedDocuments {
         var errors: [CodegenError] = []
         var documents: [Document] = []
