@@ -36,6 +36,10 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/swift-websocket", .upToNextMinor(from: "1.6.2")),
         // Already in the graph through swift-websocket; BatonWebSocket's own handshake uses it for wss.
         .package(url: "https://github.com/apple/swift-nio-ssl", from: "2.29.0"),
+        // Spans and metrics for every operation; both are already in the graph through
+        // async-http-client and Hummingbird, and each is an API package with a no-op default.
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.1.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.4.0"),
     ],
     targets: [
         // What generated code and users touch: JSON, operations, selection sets, results.
@@ -54,6 +58,8 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
         ),
         // Baton's HTTPClient over AsyncHTTPClient, for server-side users.
@@ -169,6 +175,8 @@ let package = Package(
                 .product(name: "WSClient", package: "swift-websocket"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
             exclude: ["graphql"],
             plugins: ["BatonCodegenPlugin"]

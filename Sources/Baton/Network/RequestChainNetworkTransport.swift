@@ -19,7 +19,12 @@ import Logging
 /// response's head, then each of its chunks), else ``BatonError/timedOut(operationName:after:)``.
 /// A `retryPolicy` sends failed queries again (``RetryPolicy``). Requests and responses are
 /// logged through `logger` with the secrets of `sensitiveData` redacted (``SensitiveData``).
-public struct RequestChainNetworkTransport: UploadingNetworkTransport {
+///
+/// With a `subscriptionProtocol`, subscriptions run over HTTP too, through the same chain (so
+/// the same interceptors add the same credentials): Apollo's multipart protocol or GraphQL over
+/// Server-Sent Events (``HTTPSubscriptionProtocol``). Without one, ``subscribe(subscription:)``
+/// fails with ``BatonError/subscriptionsUnsupported(operationName:transport:)``.
+public struct RequestChainNetworkTransport: UploadingNetworkTransport, SubscriptionNetworkTransport {
     public let url: URL
     public let headerFields: HTTPFields
     /// The chain as it runs: the interceptors given, then ``PersistedQueryInterceptor`` when
@@ -37,6 +42,8 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport {
     public let useGETForQueries: Bool
     /// The incremental formats asked for, in order of preference.
     public let incrementalDeliveryFormats: [IncrementalDeliveryFormat]
+    /// How subscriptions run over HTTP; `nil`: they do not.
+    public let subscriptionProtocol: HTTPSubscriptionProtocol?
 
     /// - Parameters:
     ///   - useGETForQueries: send queries as `GET` by the GraphQL-over-HTTP encoding.
@@ -46,6 +53,7 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport {
     ///   - persistedQueriesOnly: send only operation ids, never documents, for servers that
     ///     know the operations from the codegen's operation manifest.
     ///   - incrementalDeliveryFormats: the `multipart/mixed` formats to ask for, preferred first.
+    ///   - subscriptionProtocol: run subscriptions over HTTP by this protocol (`nil`: refuse them).
     ///   - wireInterceptors: interceptors at the wire end of the chain, after Baton's own steps
     ///     (persisted queries): each sees every request exactly as it is sent over HTTP, and its
     ///     HTTP result as it came back (a signature over the body, wire logging, metrics).
@@ -59,6 +67,7 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport {
         useGETForQueries: Bool = false, autoPersistQueries: Bool = false, useGETForPersistedQueryRetry: Bool = false,
         persistedQueriesOnly: Bool = false,
         incrementalDeliveryFormats: [IncrementalDeliveryFormat] = [.specDraft, .deferSpec20220824],
+        subscriptionProtocol: HTTPSubscriptionProtocol? = nil,
         wireInterceptors: [any GraphQLInterceptor] = [],
         retryPolicy: RetryPolicy? = nil, sensitiveData: SensitiveData = .default,
         logger: Logger = Logger(label: "Baton.HTTP")
@@ -84,6 +93,7 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport {
         self.timeout = timeout
         self.useGETForQueries = useGETForQueries
         self.incrementalDeliveryFormats = incrementalDeliveryFormats
+        self.subscriptionProtocol = subscriptionProtocol
     }
 
     public func send<Operation: GraphQLOperation>(operation: Operation) async throws -> GraphQLResponse {
@@ -131,6 +141,52 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport {
         return try GraphQLHTTPResponseReader.read(result, operationName: Operation.operationName)
     }
 
+    /// Runs a subscription over HTTP by ``subscriptionProtocol``: one `POST`, its events read from
+    /// the response body as they arrive; cancelling the consumer closes the connection. A plain
+    /// GraphQL response instead of a stream (a request error) is delivered as the one result.
+    public func subscribe<Subscription: GraphQLSubscription>(
+        subscription: Subscription
+    ) -> AsyncThrowingStream<GraphQLResponse, any Error> {
+        guard let subscriptionProtocol else {
+            let error = BatonError.subscriptionsUnsupported(
+                operationName: Subscription.operationName, transport: String(describing: Self.self))
+            return AsyncThrowingStream { $0.finish(throwing: error) }
+        }
+        var request = request(for: subscription)
+        request.usesGET = false
+        request.subscriptionProtocol = subscriptionProtocol
+        let name = Subscription.operationName
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    let result = try await execute(request)
+                    guard result.streamedBody != nil else {
+                        continuation.yield(try GraphQLHTTPResponseReader.read(result, operationName: name))
+                        continuation.finish()
+                        return
+                    }
+                    guard (200..<300).contains(result.response.status.code) else {
+                        throw BatonError.httpStatus(
+                            operationName: name, status: result.response.status.code,
+                            contentType: result.response.headerFields[.contentType], bodyExcerpt: "", errors: [])
+                    }
+                    let contentType = result.response.headerFields[.contentType].map(GraphQLHTTPResponseReader.mediaType(of:))
+                    let events =
+                        contentType == "text/event-stream"
+                        ? ServerSentEventSubscriptionReader.responses(result, operationName: name)
+                        : MultipartSubscriptionReader.responses(result, operationName: name)
+                    for try await response in events {
+                        continuation.yield(response)
+                    }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
     private func request<Operation: GraphQLOperation>(for operation: Operation) -> GraphQLRequest {
         var request = GraphQLRequest(operation: operation, url: url, headerFields: headerFields)
         request.timeout = timeout
@@ -159,6 +215,9 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport {
             var ranges = ["application/graphql-response+json", "application/json;q=0.9"]
             if request.acceptsIncrementalDelivery {
                 ranges.insert(contentsOf: incrementalDeliveryFormats.map(\.acceptRange), at: 0)
+            }
+            if let subscriptionProtocol = request.subscriptionProtocol {
+                ranges = [subscriptionProtocol.acceptHeader]
             }
             fields[.accept] = ranges.joined(separator: ", ")
         }
@@ -201,7 +260,7 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport {
         let timeout = request.timeout
         let operationName = request.operationName
         let timedOut: @Sendable () -> any Error = { BatonError.timedOut(operationName: operationName, after: timeout ?? .zero) }
-        guard request.acceptsIncrementalDelivery else {
+        guard request.acceptsIncrementalDelivery || request.subscriptionProtocol != nil else {
             let (response, data) = try await withDeadline(timeout, timeoutError: timedOut) {
                 try await httpClient.send(httpRequest, body: body, timeout: timeout)
             }
@@ -210,9 +269,12 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport {
         let (response, chunks) = try await withDeadline(timeout, timeoutError: timedOut) {
             try await httpClient.stream(httpRequest, body: body, timeout: timeout)
         }
-        let stream = Self.idleLimited(chunks, limit: timeout, timeoutError: timedOut, for: request)
+        // A subscription may be quiet for longer than any timeout between its events: only its
+        // response head is bounded (heartbeats keep its connection alive).
+        let stream = Self.idleLimited(
+            chunks, limit: request.subscriptionProtocol == nil ? timeout : nil, timeoutError: timedOut, for: request)
         let contentType = response.headerFields[.contentType].map(GraphQLHTTPResponseReader.mediaType(of:))
-        if contentType == "multipart/mixed" {
+        if contentType == "multipart/mixed" || (request.subscriptionProtocol != nil && contentType == "text/event-stream") {
             return HTTPResult(response: response, body: Data(), streamedBody: stream)
         }
         return try await withDeadline(timeout, timeoutError: timedOut) {
