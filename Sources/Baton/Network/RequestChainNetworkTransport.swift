@@ -44,6 +44,9 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport, Subscript
     public let incrementalDeliveryFormats: [IncrementalDeliveryFormat]
     /// How subscriptions run over HTTP; `nil`: they do not.
     public let subscriptionProtocol: HTTPSubscriptionProtocol?
+    /// Whose instrument injects the current span's context into each request, and where the
+    /// bytes received are counted.
+    public let telemetry: BatonTelemetry
 
     /// - Parameters:
     ///   - useGETForQueries: send queries as `GET` by the GraphQL-over-HTTP encoding.
@@ -61,6 +64,9 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport, Subscript
     ///     through every interceptor).
     ///   - sensitiveData: headers and variables whose values are redacted in logs.
     ///   - logger: where requests, responses, failures and retries are logged.
+    ///   - telemetry: the tracer whose instrument injects the operation's span context into each
+    ///     request (W3C `traceparent` with an OpenTelemetry tracer), and the metrics that count
+    ///     the bytes received (``BatonTelemetry``); give the client the same.
     public init(
         url: URL, headerFields: HTTPFields = [:], interceptors: [any GraphQLInterceptor] = [],
         httpClient: any HTTPClient = URLSessionHTTPClient(), timeout: Duration? = nil,
@@ -70,7 +76,7 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport, Subscript
         subscriptionProtocol: HTTPSubscriptionProtocol? = nil,
         wireInterceptors: [any GraphQLInterceptor] = [],
         retryPolicy: RetryPolicy? = nil, sensitiveData: SensitiveData = .default,
-        logger: Logger = Logger(label: "Baton.HTTP")
+        logger: Logger = Logger(label: "Baton.HTTP"), telemetry: BatonTelemetry = .default
     ) {
         self.url = url
         self.headerFields = headerFields
@@ -94,6 +100,7 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport, Subscript
         self.useGETForQueries = useGETForQueries
         self.incrementalDeliveryFormats = incrementalDeliveryFormats
         self.subscriptionProtocol = subscriptionProtocol
+        self.telemetry = telemetry
     }
 
     public func send<Operation: GraphQLOperation>(operation: Operation) async throws -> GraphQLResponse {
@@ -221,6 +228,7 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport, Subscript
             }
             fields[.accept] = ranges.joined(separator: ", ")
         }
+        if !httpClient.propagatesTraceContext { telemetry.inject(into: &fields) }
         let httpRequest: HTTPRequest
         let body: HTTPRequestBody?
         do {
@@ -243,8 +251,18 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport, Subscript
         let start = ContinuousClock.now
         log.willSend(request, httpRequest)
         do {
-            let result = try await exchange(httpRequest, body: body, for: request)
+            var result = try await exchange(httpRequest, body: body, for: request)
             log.didReceive(request, result.response, bytes: result.streamedBody == nil ? result.body.count : nil, since: start)
+            let telemetry = self.telemetry
+            let name = request.operationName
+            let type = request.operationType
+            if let streamed = result.streamedBody {
+                if telemetry.activeMetricsFactory != nil {
+                    result.streamedBody = Self.counted(streamed) { telemetry.recordBytesReceived($0, operationName: name, operationType: type) }
+                }
+            } else {
+                telemetry.recordBytesReceived(result.body.count, operationName: name, operationType: type)
+            }
             return result
         } catch {
             let failure = Self.classify(error, for: request)
@@ -323,6 +341,26 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport, Subscript
                     continuation.finish()
                 } catch {
                     continuation.finish(throwing: classify(error, for: request))
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// `chunks`, reporting each chunk's size to `count` as it passes.
+    static func counted(
+        _ chunks: AsyncThrowingStream<Data, any Error>, count: @escaping @Sendable (Int) -> Void
+    ) -> AsyncThrowingStream<Data, any Error> {
+        AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    for try await chunk in chunks {
+                        count(chunk.count)
+                        continuation.yield(chunk)
+                    }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
                 }
             }
             continuation.onTermination = { _ in task.cancel() }

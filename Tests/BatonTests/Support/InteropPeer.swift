@@ -99,13 +99,13 @@ func withInteropPeer<T>(_ options: [String] = [], _ body: (InteropPeer) async th
     }
 }
 
-private func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+func offThePool<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
         DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
     }
 }
 
-private func offThePool(_ work: @escaping @Sendable () -> Void) async {
+func offThePool(_ work: @escaping @Sendable () -> Void) async {
     await withCheckedContinuation { continuation in
         DispatchQueue.global().async {
             work()
