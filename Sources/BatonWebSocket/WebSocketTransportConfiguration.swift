@@ -1,3 +1,4 @@
+import Baton
 import BatonAPI
 import Foundation
 import HTTPTypes

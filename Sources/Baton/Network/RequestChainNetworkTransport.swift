@@ -159,9 +159,10 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport, Subscript
                 operationName: Subscription.operationName, transport: String(describing: Self.self))
             return AsyncThrowingStream { $0.finish(throwing: error) }
         }
-        var request = request(for: subscription)
-        request.usesGET = false
-        request.subscriptionProtocol = subscriptionProtocol
+        var subscriptionRequest = request(for: subscription)
+        subscriptionRequest.usesGET = false
+        subscriptionRequest.subscriptionProtocol = subscriptionProtocol
+        let request = subscriptionRequest
         let name = Subscription.operationName
         return AsyncThrowingStream { continuation in
             let task = Task {

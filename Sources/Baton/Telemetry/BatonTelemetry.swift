@@ -1,3 +1,4 @@
+import BatonAPI
 import CoreMetrics
 import Tracing
 

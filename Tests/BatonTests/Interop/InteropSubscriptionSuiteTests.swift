@@ -44,7 +44,8 @@ enum SubscriptionTransportKind: String, CaseIterable, Sendable, CustomTestString
             subscriptions = RequestChainNetworkTransport(
                 url: peer.url, headerFields: fields, httpClient: httpClient.make(), subscriptionProtocol: httpSubscriptionProtocol)
         } else {
-            let payload = authorization.map { WebSocketTransportConfiguration.payload(["authToken": .string($0)]) } ?? { nil }
+            let payload: WebSocketTransportConfiguration.ConnectionPayload =
+                authorization.map { WebSocketTransportConfiguration.payload(["authToken": .string($0)]) } ?? { @Sendable in nil }
             subscriptions = WebSocketNetworkTransport(
                 url: peer.webSocketURL,
                 configuration: WebSocketTransportConfiguration(connectionPayload: payload, reconnect: .never))
