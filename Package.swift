@@ -43,6 +43,10 @@ let package = Package(
         // `swift package generate-documentation` (scripts/docs). No target uses it, so a package
         // that depends on Baton never resolves it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
+        // Spans and metrics for every operation; both are already in the graph through
+        // async-http-client and Hummingbird, and each is an API package with a no-op default.
+        .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.3.0"),
+        .package(url: "https://github.com/apple/swift-metrics", from: "2.4.0"),
     ],
     targets: [
         // What generated code and users touch: JSON, operations, selection sets, results.
@@ -61,6 +65,8 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
+                .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
         ),
         // Baton's HTTPClient over AsyncHTTPClient, for server-side users.
@@ -69,6 +75,7 @@ let package = Package(
             dependencies: [
                 "Baton",
                 .product(name: "AsyncHTTPClient", package: "async-http-client"),
+                .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOFoundationCompat", package: "swift-nio"),
@@ -178,6 +185,8 @@ let package = Package(
                 .product(name: "WSClient", package: "swift-websocket"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
+                .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
             exclude: ["graphql"],
             plugins: ["BatonCodegenPlugin"]

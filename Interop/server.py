@@ -31,6 +31,7 @@ import strawberry
 import uvicorn
 from graphql import GraphQLError
 from starlette.applications import Starlette
+from starlette.responses import JSONResponse
 from starlette.routing import Route, WebSocketRoute
 from strawberry.asgi import GraphQL
 from strawberry.exceptions import ConnectionRejectionError
@@ -38,6 +39,12 @@ from strawberry.file_uploads import Upload
 from strawberry.http import GraphQLHTTPResponse, GraphQLRequestData
 from strawberry.http.streaming import MultipartTransport
 from strawberry.schema.config import StrawberryConfig
+from strawberry.subscriptions import (
+    GRAPHQL_SSE_PROTOCOL,
+    GRAPHQL_TRANSPORT_WS_PROTOCOL,
+    GRAPHQL_WS_PROTOCOL,
+    MULTIPART_SUBSCRIPTION_PROTOCOL,
+)
 from strawberry.subscriptions.protocols.graphql_transport_ws.handlers import (
     BaseGraphQLTransportWSHandler,
 )
@@ -99,6 +106,9 @@ class Message:
 
 MESSAGES: list[Message] = []
 
+# How many subscription resolvers are running: a test sees a cancelled subscription stop here.
+ACTIVE_SUBSCRIPTIONS = 0
+
 
 @strawberry.type(description="What the server received for one uploaded file.")
 class UploadedFile:
@@ -147,6 +157,10 @@ class Query:
     def messages(self) -> list[Message]:
         return list(MESSAGES)
 
+    @strawberry.field(description="How many `count`/`countThenFail` subscriptions are running.")
+    def active_subscriptions(self) -> int:
+        return ACTIVE_SUBSCRIPTIONS
+
     @strawberry.field(description="Always fails with a field error; the response keeps `data`.")
     def always_fails(self) -> str | None:
         raise ValueError("alwaysFails failed, as it always does")
@@ -180,10 +194,26 @@ class Mutation:
 class Subscription:
     @strawberry.subscription(description="Counts 1, 2, … `to`, `delayMs` apart.")
     async def count(self, to: int, delay_ms: int = 50) -> AsyncGenerator[int, None]:
-        for value in range(1, to + 1):
-            yield value
-            if value < to:
-                await asyncio.sleep(delay_ms / 1000)
+        global ACTIVE_SUBSCRIPTIONS
+        ACTIVE_SUBSCRIPTIONS += 1
+        try:
+            for value in range(1, to + 1):
+                yield value
+                if value < to:
+                    await asyncio.sleep(delay_ms / 1000)
+        finally:
+            ACTIVE_SUBSCRIPTIONS -= 1
+
+    @strawberry.subscription(description="Counts 1, 2, … `to`, then fails with an error.")
+    async def count_then_fail(self, to: int) -> AsyncGenerator[int, None]:
+        global ACTIVE_SUBSCRIPTIONS
+        ACTIVE_SUBSCRIPTIONS += 1
+        try:
+            for value in range(1, to + 1):
+                yield value
+            raise ValueError(f"countThenFail failed after {to}")
+        finally:
+            ACTIVE_SUBSCRIPTIONS -= 1
 
     @strawberry.subscription(description="One value, the connection's authorization.")
     async def authorization(self, info: Info) -> AsyncGenerator[str | None, None]:
@@ -461,6 +491,11 @@ class InteropGraphQL(GraphQL):
     async def run(self, request: Any, context: Any = UNSET, root_value: Any = UNSET) -> Any:
         if not self.is_websocket_request(request):
             ACCEPT_HEADER.set(request.headers.get("accept", ""))
+            # As connection_init's `authToken: "reject"` is refused over WebSocket (4403).
+            if request.headers.get("authorization") == "reject":
+                return JSONResponse(
+                    {"errors": [{"message": "Authorization 'reject' is refused"}]}, status_code=401
+                )
         return await super().run(request, context=context, root_value=root_value)
 
     async def execute_operation(
@@ -498,10 +533,19 @@ class InteropGraphQL(GraphQL):
 
 def make_app(keep_alive_interval: float = 1.0) -> Starlette:
     # strawberry as shipped: no `allowed_origins`, so a WebSocket handshake is accepted without
-    # an Origin or from the server's own origin, and refused (403) from any other.
+    # an Origin or from the server's own origin, and refused (403) from any other. Subscriptions
+    # over HTTP are strawberry's own too, switched on by naming their protocols: Apollo's
+    # multipart protocol (`Accept: multipart/mixed;subscriptionSpec="1.0"`) and GraphQL over
+    # Server-Sent Events, distinct connections mode (`Accept: text/event-stream`).
     view = InteropGraphQL(
         schema,
         graphql_ide=None,
+        subscription_protocols=(
+            GRAPHQL_TRANSPORT_WS_PROTOCOL,
+            GRAPHQL_WS_PROTOCOL,
+            MULTIPART_SUBSCRIPTION_PROTOCOL,
+            GRAPHQL_SSE_PROTOCOL,
+        ),
         multipart_uploads_enabled=True,
         keep_alive=keep_alive_interval > 0,  # legacy graphql-ws `ka` messages
         keep_alive_interval=keep_alive_interval,

@@ -42,6 +42,10 @@ public enum BatonError: Error, Sendable, CustomStringConvertible {
     /// The consumer of a subscription fell `limit` events behind; the subscription was stopped
     /// rather than lose events silently.
     case subscriptionBufferOverflow(operationName: String, limit: Int)
+    /// The server ended a subscription over HTTP with a transport failure: in Apollo's multipart
+    /// protocol, a part with top-level `errors` (and no `payload`). GraphQL errors of an event
+    /// are not this: they come as a result whose `errors` are set.
+    case subscriptionFailed(operationName: String, errors: [GraphQLError])
 
     /// What went wrong and where, in a sentence (`hero.friends[2].name: expected String, found Int 42`).
     public var description: String {
@@ -80,9 +84,11 @@ public enum BatonError: Error, Sendable, CustomStringConvertible {
         case .persistedQueryNotFound(let name, let id):
             return "\(name): the server does not know the persisted operation \(id) (send only persisted operations, or add it to the server's manifest)"
         case .subscriptionsUnsupported(let name, let transport):
-            return "\(name): \(transport) cannot run subscriptions; use a WebSocket or split transport (BatonWebSocket)"
+            return "\(name): \(transport) cannot run subscriptions; give RequestChainNetworkTransport a subscriptionProtocol (multipart HTTP or SSE), or use a WebSocket or split transport (BatonWebSocket)"
         case .subscriptionBufferOverflow(let name, let limit):
             return "\(name): the consumer fell \(limit) events behind; the subscription was stopped"
+        case .subscriptionFailed(let name, let errors):
+            return "\(name): the server ended the subscription: " + errors.map(\.message).joined(separator: "; ")
         }
     }
 }

@@ -5,6 +5,7 @@ import HTTPTypes
 import NIOCore
 import NIOFoundationCompat
 import NIOHTTP1
+import Tracing
 
 /// A Baton `HTTPClient` over swift-server's AsyncHTTPClient, for server-side Swift.
 ///
@@ -22,6 +23,14 @@ public struct AsyncHTTPClientAdapter: Baton.HTTPClient {
     public init(client: AsyncHTTPClient.HTTPClient = .shared, timeout: Duration = .seconds(60)) {
         self.client = client
         defaultTimeout = timeout
+    }
+
+    /// True when the AsyncHTTPClient has a tracer (its configuration's, by default the one
+    /// bootstrapped when it was made): it then makes an HTTP span under Baton's operation span
+    /// and injects that span's context itself.
+    public var propagatesTraceContext: Bool {
+        guard let tracer = client.tracer else { return false }
+        return !(tracer is NoOpTracer)
     }
 
     /// Sends the request (streaming its body) and collects the whole response body.

@@ -3,7 +3,7 @@ import BatonStore
 import CSQLite
 import Foundation
 
-/// A ``NormalizedCache`` in a SQLite file: WAL journal, one transaction per commit (so a crash
+/// A `NormalizedCache` in a SQLite file: WAL journal, one transaction per commit (so a crash
 /// leaves whole commits only), a versioned schema, records read on demand in batches, and an
 /// optional ``CacheEvictionPolicy``. Besides records it keeps what decides staleness (when each
 /// operation was fetched, invalidation marks), so a cache policy answers the same after a
@@ -43,6 +43,7 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
         var writesSinceEvictionCheck = 0
     }
 
+    /// Always true: what is written survives the process.
     public var isPersistent: Bool { true }
 
     /// Rows that could not be decoded when loaded (they read as missing and stay in the file).
@@ -75,7 +76,7 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
     /// as `<name>.unreadable-<time>` and starts a fresh cache. Returns the error that caused the
     /// fresh start, if any. Never throws away the old file and never crashes: if even a fresh
     /// file cannot be made (a read-only folder, a full disk), or another store has the file open,
-    /// the store keeps working with an ``InMemoryNormalizedCache`` (nothing persists; the error says why).
+    /// the store keeps working with an `InMemoryNormalizedCache` (nothing persists; the error says why).
     public static func openOrRecover(fileURL: URL, eviction: CacheEvictionPolicy = .none) -> (
         cache: any NormalizedCache, recoveredFrom: SQLiteCacheError?
     ) {
@@ -190,6 +191,8 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
             (rows, "SELECT id, deleted, record FROM records WHERE id IN (" + Array(repeating: "?", count: rows).joined(separator: ", ") + ")")
         })
 
+    /// Reads the rows of `ids` in `IN (…)` batches; rows that cannot be decoded read as missing
+    /// (counted in ``unreadableRecordCount``).
     public func loadRecords(forKeys ids: Set<DataID>) throws -> [DataID: RecordState] {
         guard !ids.isEmpty else { return [:] }
         return try guarded.withLock { state throws(SQLiteCacheError) -> [DataID: RecordState] in
@@ -220,6 +223,7 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
         }
     }
 
+    /// The epoch, the store-wide invalidation, record invalidation marks and fetch times.
     public func loadMetadata() throws -> CacheMetadata {
         try guarded.withLock { state throws(SQLiteCacheError) -> CacheMetadata in
             var metadata = CacheMetadata()
@@ -424,6 +428,7 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
             [.text(String(batch.epoch))])
     }
 
+    /// Removes every record, fetch time and invalidation mark in one transaction.
     public func clear() throws {
         try guarded.withLock { state throws(SQLiteCacheError) in
             try state.connection.execute(
@@ -506,12 +511,16 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
 /// (every `checkInterval` writes) and when the cache opens; the store's memory is not affected
 /// (a record evicted from the file stays in memory until memory lets it go).
 public struct CacheEvictionPolicy: Sendable, Hashable {
+    /// The most bytes of pages in use the file may hold, or `nil` for no bound.
     public var maxBytes: Int?
+    /// The most records the file may hold, or `nil` for no bound.
     public var maxRecords: Int?
+    /// How long after its last write a record stays, or `nil` for ever.
     public var maxAge: Duration?
     /// How many writes go between two checks of the bounds (a check counts the records).
     public var checkInterval: Int
 
+    /// A policy with these bounds (none by default), checked every `checkInterval` writes.
     public init(maxBytes: Int? = nil, maxRecords: Int? = nil, maxAge: Duration? = nil, checkInterval: Int = 64) {
         self.maxBytes = maxBytes
         self.maxRecords = maxRecords

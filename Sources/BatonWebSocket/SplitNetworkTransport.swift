@@ -10,6 +10,10 @@ import BatonAPI
 ///     webSocketNetworkTransport: WebSocketNetworkTransport(url: webSocketURL))
 /// let client = BatonClient(networkTransport: transport)
 /// ```
+///
+/// The subscription side may be any ``SubscriptionNetworkTransport``: a WebSocket, or HTTP with
+/// Apollo's multipart protocol or Server-Sent Events (`init(http:subscriptions:)` with a
+/// `RequestChainNetworkTransport(url:subscriptionProtocol:)`).
 public final class SplitNetworkTransport: SubscriptionNetworkTransport, UploadingNetworkTransport {
     /// Queries, mutations (and uploads) when they do not go over the WebSocket.
     public let uploadingNetworkTransport: any NetworkTransport
@@ -37,6 +41,12 @@ public final class SplitNetworkTransport: SubscriptionNetworkTransport, Uploadin
         self.init(
             uploadingNetworkTransport: http, webSocketNetworkTransport: webSocket,
             sendsEverythingOverWebSocket: sendsEverythingOverWebSocket)
+    }
+
+    /// Queries and mutations over `http`, subscriptions over `subscriptions` (a WebSocket, or HTTP
+    /// with a ``HTTPSubscriptionProtocol``, perhaps to another endpoint).
+    public convenience init(http: any NetworkTransport, subscriptions: any SubscriptionNetworkTransport) {
+        self.init(uploadingNetworkTransport: http, webSocketNetworkTransport: subscriptions)
     }
 
     /// Sends a query or mutation over HTTP, or a subscription (or anything, when

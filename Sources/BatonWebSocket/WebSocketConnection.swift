@@ -180,6 +180,9 @@ actor WebSocketConnection {
         }
         var headerFields = configuration.headerFields
         headerFields[.secWebSocketProtocol] = configuration.protocol.subprotocol
+        // The connection loop runs in a task started by the operation that opened it, so the
+        // current context is that operation's.
+        configuration.telemetry.inject(into: &headerFields)
         let request: WebSocketUpgradeRequest
         do {
             request = try WebSocketUpgradeRequest(url: url, origin: configuration.origin, headerFields: headerFields)

@@ -1,3 +1,4 @@
+import Baton
 import BatonAPI
 import Foundation
 import HTTPTypes
@@ -37,6 +38,9 @@ public struct WebSocketTransportConfiguration: Sendable {
     /// each operation is sent with `extensions.persistedQuery` and no document first, and again
     /// with the document when the server answers `PersistedQueryNotFound`.
     public var autoPersistQueries: Bool
+    /// Whose instrument injects the trace context of the operation that opens the connection
+    /// into the upgrade request (W3C `traceparent` with an OpenTelemetry tracer).
+    public var telemetry: BatonTelemetry
 
     /// A configuration; every setting has a default (graphql-transport-ws, the server's own origin,
     /// exponential backoff, closing when idle).
@@ -52,7 +56,8 @@ public struct WebSocketTransportConfiguration: Sendable {
         maxFrameSize: Int = 1 << 20,
         maxMessageSize: Int = 16 << 20,
         autoPersistQueries: Bool = false,
-        closeTimeout: Duration = .seconds(5)
+        closeTimeout: Duration = .seconds(5),
+        telemetry: BatonTelemetry = .default
     ) {
         self.protocol = `protocol`
         self.headerFields = headerFields
@@ -66,6 +71,7 @@ public struct WebSocketTransportConfiguration: Sendable {
         self.maxMessageSize = maxMessageSize
         self.autoPersistQueries = autoPersistQueries
         self.closeTimeout = closeTimeout
+        self.telemetry = telemetry
     }
 
     /// A fixed `connection_init` payload, such as `["authToken": "…"]`.

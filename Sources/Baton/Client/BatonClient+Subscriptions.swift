@@ -11,8 +11,9 @@ extension BatonClient {
     ///
     /// Each event's data is normalized into ``store``, so watchers of the same records see it.
     /// Stopping the iteration (or cancelling its task) stops the subscription on the server.
-    /// The client's transport must be a ``SubscriptionNetworkTransport`` (BatonWebSocket's
-    /// WebSocket or split transport); otherwise the sequence throws
+    /// The client's transport must be a ``SubscriptionNetworkTransport``: BatonWebSocket's
+    /// WebSocket or split transport, or a ``RequestChainNetworkTransport`` with a
+    /// ``HTTPSubscriptionProtocol`` (Apollo's multipart protocol, Server-Sent Events); otherwise the sequence throws
     /// ``BatonError/subscriptionsUnsupported(operationName:transport:)``. GraphQL errors come as
     /// results whose `errors` are set; transport failures end the sequence with the error.
     ///
@@ -30,16 +31,23 @@ extension BatonClient {
                 return
             }
             let task = Task {
+                let observation = OperationObservation.start(
+                    subscription, telemetry: self.telemetry, sensitiveData: self.store.sensitiveData)
                 do {
-                    for try await response in transport.subscribe(subscription: subscription) {
-                        let result = try response.result(for: subscription, source: .server)
-                        self.publish(response, for: subscription, fetched: false)
-                        if case .dropped = continuation.yield(self.readBackIfNeeded(result, for: subscription, response: response)) {
-                            throw BatonError.subscriptionBufferOverflow(operationName: Subscription.operationName, limit: bufferLimit)
+                    try await OperationObservation.withContext(of: observation) {
+                        for try await response in transport.subscribe(subscription: subscription) {
+                            let result = try response.result(for: subscription, source: .server)
+                            self.publish(response, for: subscription, fetched: false)
+                            observation?.received(fromCache: false, graphQLErrors: result.errors)
+                            if case .dropped = continuation.yield(self.readBackIfNeeded(result, for: subscription, response: response)) {
+                                throw BatonError.subscriptionBufferOverflow(operationName: Subscription.operationName, limit: bufferLimit)
+                            }
                         }
                     }
+                    observation?.finish()
                     continuation.finish()
                 } catch {
+                    observation?.finish(error: error)
                     continuation.finish(throwing: error)
                 }
             }

@@ -15,9 +15,11 @@ extension BatonClient {
         guard let transport = networkTransport as? any UploadingNetworkTransport else {
             throw BatonError.uploadsNotSupported(operationName: Operation.operationName)
         }
-        let response = try await transport.upload(operation: operation, files: files)
-        let result = try response.result(for: operation, source: .server)
-        publish(response, for: operation, fetched: Operation.operationType == .query)
-        return readBackIfNeeded(result, for: operation, response: response)
+        return try await observing(operation) {
+            let response = try await transport.upload(operation: operation, files: files)
+            let result = try response.result(for: operation, source: .server)
+            self.publish(response, for: operation, fetched: Operation.operationType == .query)
+            return self.readBackIfNeeded(result, for: operation, response: response)
+        }
     }
 }

@@ -26,12 +26,15 @@ public final class BatonClient: Sendable {
     public let store: Store
     /// Where the client reports what no caller is waiting for.
     public let logger: Logger
+    /// Where each operation's span and metrics go (the bootstrapped tracer and metrics by default).
+    public let telemetry: BatonTelemetry
 
     /// A client over HTTP to `url`, with optional fixed headers, interceptors, a preflight step
     /// that runs after them (before the persisted-query step), and a store (in memory by default,
     /// made with `sensitiveData`). `timeout`, `useGETForQueries`, `autoPersistQueries`,
     /// `useGETForPersistedQueryRetry`, `persistedQueriesOnly`, `wireInterceptors`, `retryPolicy`,
-    /// `sensitiveData` and `logger` are those of ``RequestChainNetworkTransport``:
+    /// `sensitiveData`, `logger`, `subscriptionProtocol` and `telemetry` are those of
+    /// ``RequestChainNetworkTransport`` (and `telemetry` the client's too):
     /// `wireInterceptors` run last, after the persisted-query step, and see each request as it
     /// goes on the wire. A store passed in keeps its
     /// own ``Store/sensitiveData``: give it the same.
@@ -50,6 +53,8 @@ public final class BatonClient: Sendable {
         retryPolicy: RetryPolicy? = nil,
         sensitiveData: SensitiveData = .default,
         logger: Logger = Logger(label: "Baton.HTTP"),
+        subscriptionProtocol: HTTPSubscriptionProtocol? = nil,
+        telemetry: BatonTelemetry = .default,
         preflight: PreflightInterceptor.Decide? = nil
     ) {
         var chain = interceptors
@@ -59,16 +64,22 @@ public final class BatonClient: Sendable {
                 url: url, headerFields: headerFields, interceptors: chain, httpClient: httpClient, timeout: timeout,
                 useGETForQueries: useGETForQueries, autoPersistQueries: autoPersistQueries,
                 useGETForPersistedQueryRetry: useGETForPersistedQueryRetry, persistedQueriesOnly: persistedQueriesOnly,
-                wireInterceptors: wireInterceptors, retryPolicy: retryPolicy, sensitiveData: sensitiveData, logger: logger),
-            store: store ?? Store(sensitiveData: sensitiveData))
+                subscriptionProtocol: subscriptionProtocol, wireInterceptors: wireInterceptors, retryPolicy: retryPolicy,
+                sensitiveData: sensitiveData, logger: logger, telemetry: telemetry),
+            store: store ?? Store(sensitiveData: sensitiveData), telemetry: telemetry)
     }
 
     /// A client over any transport and store. `logger` hears what no caller is waiting for
-    /// (a background fetch's failure).
-    public init(networkTransport: any NetworkTransport, store: Store = Store(), logger: Logger = Logger(label: "Baton.client")) {
+    /// (a background fetch's failure); `telemetry` receives a span and metrics per operation
+    /// (give the transport the same, so its requests carry the span's context).
+    public init(
+        networkTransport: any NetworkTransport, store: Store = Store(), logger: Logger = Logger(label: "Baton.client"),
+        telemetry: BatonTelemetry = .default
+    ) {
         self.networkTransport = networkTransport
         self.store = store
         self.logger = logger
+        self.telemetry = telemetry
     }
 
     /// Fetches a query as `cachePolicy` says. With `.returnCacheDataAndFetch`, this returns the
@@ -77,6 +88,12 @@ public final class BatonClient: Sendable {
     /// results, or the error.
     public func fetch<Query: GraphQLQuery>(
         query: Query, cachePolicy: CachePolicy = .default
+    ) async throws -> GraphQLResult<Query.Data> {
+        try await observing(query) { try await self.fetchUnobserved(query: query, cachePolicy: cachePolicy) }
+    }
+
+    private func fetchUnobserved<Query: GraphQLQuery>(
+        query: Query, cachePolicy: CachePolicy
     ) async throws -> GraphQLResult<Query.Data> {
         let cached = cacheAnswer(for: query)
         let plan = CachePolicyPlan(cachePolicy, hasData: cached.result != nil, isFresh: cached.isFresh)
@@ -106,16 +123,25 @@ public final class BatonClient: Sendable {
     ) -> AsyncThrowingStream<GraphQLResult<Query.Data>, any Error> {
         AsyncThrowingStream { continuation in
             let task = Task {
+                let observation = OperationObservation.start(query, telemetry: self.telemetry, sensitiveData: self.store.sensitiveData)
+                let deliver: (GraphQLResult<Query.Data>) -> Void = { result in
+                    observation?.received(fromCache: result.source == .cache, graphQLErrors: result.errors)
+                    continuation.yield(result)
+                }
                 do {
-                    let cached = self.cacheAnswer(for: query)
-                    let plan = CachePolicyPlan(cachePolicy, hasData: cached.result != nil, isFresh: cached.isFresh)
-                    if plan.answersFromCache, let result = cached.result { continuation.yield(result) }
-                    if plan.isMiss { throw BatonError.cacheMiss(operationName: Query.operationName) }
-                    if plan.fetches {
-                        try await self.fetchIncrementally(query, writeToStore: plan.writesToStore) { continuation.yield($0) }
+                    try await OperationObservation.withContext(of: observation) {
+                        let cached = self.cacheAnswer(for: query)
+                        let plan = CachePolicyPlan(cachePolicy, hasData: cached.result != nil, isFresh: cached.isFresh)
+                        if plan.answersFromCache, let result = cached.result { deliver(result) }
+                        if plan.isMiss { throw BatonError.cacheMiss(operationName: Query.operationName) }
+                        if plan.fetches {
+                            try await self.fetchIncrementally(query, writeToStore: plan.writesToStore) { deliver($0) }
+                        }
                     }
+                    observation?.finish()
                     continuation.finish()
                 } catch {
+                    observation?.finish(error: error)
                     continuation.finish(throwing: error)
                 }
             }
@@ -125,10 +151,48 @@ public final class BatonClient: Sendable {
 
     /// Performs a mutation and publishes its response to the store.
     public func perform<Mutation: GraphQLMutation>(mutation: Mutation) async throws -> GraphQLResult<Mutation.Data> {
-        let response = try await networkTransport.send(operation: mutation)
-        let result = try response.result(for: mutation, source: .server)
-        publish(response, for: mutation, fetched: false)
-        return readBackIfNeeded(result, for: mutation, response: response)
+        try await observing(mutation) {
+            let response = try await self.networkTransport.send(operation: mutation)
+            let result = try response.result(for: mutation, source: .server)
+            self.publish(response, for: mutation, fetched: false)
+            return self.readBackIfNeeded(result, for: mutation, response: response)
+        }
+    }
+
+    /// Sends `operation` over the network transport as one observed operation (a watch's fetch,
+    /// a mutator's commit): its span is current while it is sent, its response counted.
+    func sendObserved<Operation: GraphQLOperation>(_ operation: Operation) async throws -> GraphQLResponse {
+        guard let observation = OperationObservation.start(operation, telemetry: telemetry, sensitiveData: store.sensitiveData) else {
+            return try await networkTransport.send(operation: operation)
+        }
+        do {
+            let response = try await observation.withContext { try await self.networkTransport.send(operation: operation) }
+            observation.received(fromCache: false, graphQLErrors: response.body["errors"]?.listValue?.map(GraphQLError.init(json:)))
+            observation.finish()
+            return response
+        } catch {
+            observation.finish(error: error)
+            throw error
+        }
+    }
+
+    /// Runs `body` as one observed operation: a span around it (current while it runs, so
+    /// requests carry it) and its metrics.
+    func observing<Operation: GraphQLOperation, Data>(
+        _ operation: Operation, _ body: () async throws -> GraphQLResult<Data>
+    ) async throws -> GraphQLResult<Data> {
+        guard let observation = OperationObservation.start(operation, telemetry: telemetry, sensitiveData: store.sensitiveData) else {
+            return try await body()
+        }
+        do {
+            let result = try await observation.withContext(body)
+            observation.received(fromCache: result.source == .cache, graphQLErrors: result.errors)
+            observation.finish()
+            return result
+        } catch {
+            observation.finish(error: error)
+            throw error
+        }
     }
 
     /// Fetches a query and delivers the outcome on `queue`; with `.returnCacheDataAndFetch`

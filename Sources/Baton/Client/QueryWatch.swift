@@ -143,7 +143,7 @@ final class QueryWatch<Query: GraphQLQuery>: Sendable {
         let task = Task { [client, query] in
             defer { state.withLock { $0.refetching = false } }
             do {
-                let response = try await client.networkTransport.send(operation: query)
+                let response = try await client.sendObserved(query)
                 let result = try response.result(for: query, source: .server)
                 try Task.checkCancellation()
                 if writesToStore {

@@ -13,6 +13,15 @@ public protocol HTTPClient: Sendable {
     func stream(
         _ request: HTTPRequest, body: HTTPRequestBody?, timeout: Duration?
     ) async throws -> (HTTPResponse, AsyncThrowingStream<Data, any Error>)
+
+    /// Whether the client injects the current trace context into its requests itself (with a
+    /// span of its own as the parent): Baton's transport then leaves that to it. Default: false.
+    var propagatesTraceContext: Bool { get }
+}
+
+extension HTTPClient {
+    /// False: Baton's transport injects the trace context.
+    public var propagatesTraceContext: Bool { false }
 }
 
 extension HTTPClient {

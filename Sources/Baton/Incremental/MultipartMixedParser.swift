@@ -19,6 +19,9 @@ struct MultipartMixedParser {
     }
 
     private let delimiter: [UInt8]
+    /// Whether text before the first delimiter that has a part's shape (headers, a blank line,
+    /// content) is read as a part rather than dropped as a preamble (see ``init(boundary:preambleMayBeAPart:)``).
+    private let preambleMayBeAPart: Bool
     private var buffer: [UInt8] = []
     private var state = State.preamble
     /// How far into `buffer` the current search has already looked.
@@ -36,8 +39,13 @@ struct MultipartMixedParser {
         }
     }
 
-    init(boundary: String) {
+    /// - Parameter preambleMayBeAPart: read a preamble that has a part's shape as the first part.
+    ///   RFC 2046 drops everything before the first delimiter, but strawberry's multipart
+    ///   subscriptions start the body with a part and no delimiter (its first heartbeat);
+    ///   Apollo's clients split on the boundary and read that part too.
+    init(boundary: String, preambleMayBeAPart: Bool = false) {
         delimiter = Array("--\(boundary)".utf8)
+        self.preambleMayBeAPart = preambleMayBeAPart
     }
 
     /// The `boundary` parameter of a `multipart/mixed` content type (quotes removed); `-` when
@@ -75,8 +83,10 @@ struct MultipartMixedParser {
                     searchStart = max(0, buffer.count - delimiter.count)
                     return nil
                 }
+                let preamble = preambleMayBeAPart ? Self.preamblePart(buffer[0..<found]) : nil
                 consume(upTo: found + delimiter.count)
                 state = .afterDelimiter
+                if let preamble { return preamble }
             case .afterDelimiter:
                 guard let afterLine = endOfDelimiterLine(at: 0) else { return nil }
                 if afterLine == -1 {
@@ -86,6 +96,14 @@ struct MultipartMixedParser {
                 consume(upTo: afterLine)
                 state = .headers
             case .headers:
+                // A closing delimiter right after a delimiter line (no part between them, and no
+                // line end before it, as strawberry ends its multipart subscriptions).
+                let closing = delimiter + [UInt8(ascii: "-"), UInt8(ascii: "-")]
+                if buffer.count >= closing.count, buffer.starts(with: closing) {
+                    state = .finished
+                    continue
+                }
+                if buffer.count < closing.count, closing.starts(with: buffer) { return nil }
                 // A part with no headers starts with the blank line at once.
                 if buffer.starts(with: [0x0D, 0x0A]) {
                     consume(upTo: 2)
@@ -111,6 +129,26 @@ struct MultipartMixedParser {
                 return content
             }
         }
+    }
+
+    /// The content of a preamble shaped like a part (optional line ends, header lines, a blank
+    /// line, content up to the line end before the delimiter), or nil.
+    private static func preamblePart(_ bytes: ArraySlice<UInt8>) -> Data? {
+        var start = bytes.startIndex
+        while start < bytes.endIndex, bytes[start] == 0x0D || bytes[start] == 0x0A { start += 1 }
+        let text = bytes[start...]
+        guard !text.isEmpty else { return nil }
+        let blankLine: [UInt8] = [0x0D, 0x0A, 0x0D, 0x0A]
+        var index = text.startIndex
+        while index + blankLine.count <= text.endIndex {
+            if text[index..<(index + blankLine.count)].elementsEqual(blankLine) {
+                var end = text.endIndex
+                if end - 2 >= index + blankLine.count, text[end - 2] == 0x0D, text[end - 1] == 0x0A { end -= 2 }
+                return Data(text[(index + blankLine.count)..<end])
+            }
+            index += 1
+        }
+        return nil
     }
 
     /// After a delimiter at `index`: the index past its line end, `-1` for the closing

@@ -112,7 +112,7 @@ public final class Mutator<Operation: GraphQLMutation>: Observable, Sendable {
             defer { self.changeInFlight(by: -1) }
             do {
                 try Task.checkCancellation()
-                let response = try await self.client.networkTransport.send(operation: operation)
+                let response = try await self.client.sendObserved(operation)
                 try Task.checkCancellation()
                 let result = try response.result(for: operation, source: .server)
                 let payloadUpdater = updater.map { updater in

@@ -34,6 +34,9 @@ public struct GraphQLRequest: Sendable {
     /// Whether the response may come in parts (`multipart/mixed`): the document uses `@defer`
     /// or `@stream`.
     public var acceptsIncrementalDelivery: Bool
+    /// For a subscription sent over HTTP: the protocol its events stream by (the chain's last
+    /// step asks for it in `Accept`); `nil` for every other request.
+    public var subscriptionProtocol: HTTPSubscriptionProtocol?
 
     /// A request for an operation; ``BatonClient`` makes these from generated operations.
     public init(

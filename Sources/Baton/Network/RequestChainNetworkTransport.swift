@@ -19,7 +19,12 @@ import Logging
 /// response's head, then each of its chunks), else ``BatonError/timedOut(operationName:after:)``.
 /// A `retryPolicy` sends failed queries again (``RetryPolicy``). Requests and responses are
 /// logged through `logger` with the secrets of `sensitiveData` redacted (`SensitiveData`).
-public struct RequestChainNetworkTransport: UploadingNetworkTransport {
+///
+/// With a `subscriptionProtocol`, subscriptions run over HTTP too, through the same chain (so
+/// the same interceptors add the same credentials): Apollo's multipart protocol or GraphQL over
+/// Server-Sent Events (``HTTPSubscriptionProtocol``). Without one, ``subscribe(subscription:)``
+/// fails with ``BatonError/subscriptionsUnsupported(operationName:transport:)``.
+public struct RequestChainNetworkTransport: UploadingNetworkTransport, SubscriptionNetworkTransport {
     /// The GraphQL endpoint.
     public let url: URL
     /// Header fields sent with every request.
@@ -40,6 +45,11 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport {
     public let useGETForQueries: Bool
     /// The incremental formats asked for, in order of preference.
     public let incrementalDeliveryFormats: [IncrementalDeliveryFormat]
+    /// How subscriptions run over HTTP; `nil`: they do not.
+    public let subscriptionProtocol: HTTPSubscriptionProtocol?
+    /// Whose instrument injects the current span's context into each request, and where the
+    /// bytes received are counted.
+    public let telemetry: BatonTelemetry
 
     /// - Parameters:
     ///   - url: the GraphQL endpoint.
@@ -54,6 +64,7 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport {
     ///   - persistedQueriesOnly: send only operation ids, never documents, for servers that
     ///     know the operations from the codegen's operation manifest.
     ///   - incrementalDeliveryFormats: the `multipart/mixed` formats to ask for, preferred first.
+    ///   - subscriptionProtocol: run subscriptions over HTTP by this protocol (`nil`: refuse them).
     ///   - wireInterceptors: interceptors at the wire end of the chain, after Baton's own steps
     ///     (persisted queries): each sees every request exactly as it is sent over HTTP, and its
     ///     HTTP result as it came back (a signature over the body, wire logging, metrics).
@@ -61,15 +72,19 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport {
     ///     through every interceptor).
     ///   - sensitiveData: headers and variables whose values are redacted in logs.
     ///   - logger: where requests, responses, failures and retries are logged.
+    ///   - telemetry: the tracer whose instrument injects the operation's span context into each
+    ///     request (W3C `traceparent` with an OpenTelemetry tracer), and the metrics that count
+    ///     the bytes received (``BatonTelemetry``); give the client the same.
     public init(
         url: URL, headerFields: HTTPFields = [:], interceptors: [any GraphQLInterceptor] = [],
         httpClient: any HTTPClient = URLSessionHTTPClient(), timeout: Duration? = nil,
         useGETForQueries: Bool = false, autoPersistQueries: Bool = false, useGETForPersistedQueryRetry: Bool = false,
         persistedQueriesOnly: Bool = false,
         incrementalDeliveryFormats: [IncrementalDeliveryFormat] = [.specDraft, .deferSpec20220824],
+        subscriptionProtocol: HTTPSubscriptionProtocol? = nil,
         wireInterceptors: [any GraphQLInterceptor] = [],
         retryPolicy: RetryPolicy? = nil, sensitiveData: SensitiveData = .default,
-        logger: Logger = Logger(label: "Baton.HTTP")
+        logger: Logger = Logger(label: "Baton.HTTP"), telemetry: BatonTelemetry = .default
     ) {
         self.url = url
         self.headerFields = headerFields
@@ -92,6 +107,8 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport {
         self.timeout = timeout
         self.useGETForQueries = useGETForQueries
         self.incrementalDeliveryFormats = incrementalDeliveryFormats
+        self.subscriptionProtocol = subscriptionProtocol
+        self.telemetry = telemetry
     }
 
     /// Sends the operation through the chain; an incremental response is merged into one.
@@ -142,6 +159,53 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport {
         return try GraphQLHTTPResponseReader.read(result, operationName: Operation.operationName)
     }
 
+    /// Runs a subscription over HTTP by ``subscriptionProtocol``: one `POST`, its events read from
+    /// the response body as they arrive; cancelling the consumer closes the connection. A plain
+    /// GraphQL response instead of a stream (a request error) is delivered as the one result.
+    public func subscribe<Subscription: GraphQLSubscription>(
+        subscription: Subscription
+    ) -> AsyncThrowingStream<GraphQLResponse, any Error> {
+        guard let subscriptionProtocol else {
+            let error = BatonError.subscriptionsUnsupported(
+                operationName: Subscription.operationName, transport: String(describing: Self.self))
+            return AsyncThrowingStream { $0.finish(throwing: error) }
+        }
+        var subscriptionRequest = request(for: subscription)
+        subscriptionRequest.usesGET = false
+        subscriptionRequest.subscriptionProtocol = subscriptionProtocol
+        let request = subscriptionRequest
+        let name = Subscription.operationName
+        return AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    let result = try await execute(request)
+                    guard result.streamedBody != nil else {
+                        continuation.yield(try GraphQLHTTPResponseReader.read(result, operationName: name))
+                        continuation.finish()
+                        return
+                    }
+                    guard (200..<300).contains(result.response.status.code) else {
+                        throw BatonError.httpStatus(
+                            operationName: name, status: result.response.status.code,
+                            contentType: result.response.headerFields[.contentType], bodyExcerpt: "", errors: [])
+                    }
+                    let contentType = result.response.headerFields[.contentType].map(GraphQLHTTPResponseReader.mediaType(of:))
+                    let events =
+                        contentType == "text/event-stream"
+                        ? ServerSentEventSubscriptionReader.responses(result, operationName: name)
+                        : MultipartSubscriptionReader.responses(result, operationName: name)
+                    for try await response in events {
+                        continuation.yield(response)
+                    }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
     private func request<Operation: GraphQLOperation>(for operation: Operation) -> GraphQLRequest {
         var request = GraphQLRequest(operation: operation, url: url, headerFields: headerFields)
         request.timeout = timeout
@@ -171,8 +235,12 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport {
             if request.acceptsIncrementalDelivery {
                 ranges.insert(contentsOf: incrementalDeliveryFormats.map(\.acceptRange), at: 0)
             }
+            if let subscriptionProtocol = request.subscriptionProtocol {
+                ranges = [subscriptionProtocol.acceptHeader]
+            }
             fields[.accept] = ranges.joined(separator: ", ")
         }
+        if !httpClient.propagatesTraceContext { telemetry.inject(into: &fields) }
         let httpRequest: HTTPRequest
         let body: HTTPRequestBody?
         do {
@@ -195,8 +263,18 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport {
         let start = ContinuousClock.now
         log.willSend(request, httpRequest)
         do {
-            let result = try await exchange(httpRequest, body: body, for: request)
+            var result = try await exchange(httpRequest, body: body, for: request)
             log.didReceive(request, result.response, bytes: result.streamedBody == nil ? result.body.count : nil, since: start)
+            let telemetry = self.telemetry
+            let name = request.operationName
+            let type = request.operationType
+            if let streamed = result.streamedBody {
+                if telemetry.activeMetricsFactory != nil {
+                    result.streamedBody = Self.counted(streamed) { telemetry.recordBytesReceived($0, operationName: name, operationType: type) }
+                }
+            } else {
+                telemetry.recordBytesReceived(result.body.count, operationName: name, operationType: type)
+            }
             return result
         } catch {
             let failure = Self.classify(error, for: request)
@@ -212,7 +290,7 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport {
         let timeout = request.timeout
         let operationName = request.operationName
         let timedOut: @Sendable () -> any Error = { BatonError.timedOut(operationName: operationName, after: timeout ?? .zero) }
-        guard request.acceptsIncrementalDelivery else {
+        guard request.acceptsIncrementalDelivery || request.subscriptionProtocol != nil else {
             let (response, data) = try await withDeadline(timeout, timeoutError: timedOut) {
                 try await httpClient.send(httpRequest, body: body, timeout: timeout)
             }
@@ -221,9 +299,12 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport {
         let (response, chunks) = try await withDeadline(timeout, timeoutError: timedOut) {
             try await httpClient.stream(httpRequest, body: body, timeout: timeout)
         }
-        let stream = Self.idleLimited(chunks, limit: timeout, timeoutError: timedOut, for: request)
+        // A subscription may be quiet for longer than any timeout between its events: only its
+        // response head is bounded (heartbeats keep its connection alive).
+        let stream = Self.idleLimited(
+            chunks, limit: request.subscriptionProtocol == nil ? timeout : nil, timeoutError: timedOut, for: request)
         let contentType = response.headerFields[.contentType].map(GraphQLHTTPResponseReader.mediaType(of:))
-        if contentType == "multipart/mixed" {
+        if contentType == "multipart/mixed" || (request.subscriptionProtocol != nil && contentType == "text/event-stream") {
             return HTTPResult(response: response, body: Data(), streamedBody: stream)
         }
         return try await withDeadline(timeout, timeoutError: timedOut) {
@@ -272,6 +353,26 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport {
                     continuation.finish()
                 } catch {
                     continuation.finish(throwing: classify(error, for: request))
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// `chunks`, reporting each chunk's size to `count` as it passes.
+    static func counted(
+        _ chunks: AsyncThrowingStream<Data, any Error>, count: @escaping @Sendable (Int) -> Void
+    ) -> AsyncThrowingStream<Data, any Error> {
+        AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    for try await chunk in chunks {
+                        count(chunk.count)
+                        continuation.yield(chunk)
+                    }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
                 }
             }
             continuation.onTermination = { _ in task.cancel() }

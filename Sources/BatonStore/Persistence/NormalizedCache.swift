@@ -36,6 +36,7 @@ public struct CacheBatch: Sendable, Hashable {
     /// Records read since the last write, for least-recently-used eviction.
     public var readIDs: Set<DataID>
 
+    /// A batch; every part is empty by default.
     public init(
         records: [DataID: RecordState?] = [:], fetches: [String: OperationFetch?] = [:], invalidatedRecords: Set<DataID> = [],
         invalidatesStore: Bool = false, epoch: Int = 0, readIDs: Set<DataID> = []
@@ -56,9 +57,12 @@ public struct CacheBatch: Sendable, Hashable {
 
 /// When an operation's server response was written: the store's epoch then, and the wall-clock time.
 public struct OperationFetch: Sendable, Hashable {
+    /// The store's epoch when the response was written.
     public var epoch: Int
+    /// The wall-clock time it was written.
     public var date: Date
 
+    /// A fetch written at `epoch`, at `date`.
     public init(epoch: Int, date: Date) {
         self.epoch = epoch
         self.date = date
@@ -76,6 +80,7 @@ public struct CacheMetadata: Sendable, Hashable {
     /// Each fetched operation's last write, by root key.
     public var fetches: [String: OperationFetch]
 
+    /// Bookkeeping as given (empty by default: a new cache).
     public init(epoch: Int = 0, storeInvalidatedAt: Int? = nil, invalidatedAt: [DataID: Int] = [:], fetches: [String: OperationFetch] = [:]) {
         self.epoch = epoch
         self.storeInvalidatedAt = storeInvalidatedAt
@@ -86,11 +91,17 @@ public struct CacheMetadata: Sendable, Hashable {
 
 /// The default cache: nothing survives the process, and the store's memory holds everything.
 public struct InMemoryNormalizedCache: NormalizedCache {
+    /// The in-memory cache.
     public init() {}
 
+    /// False: the store's memory is everything.
     public var isPersistent: Bool { false }
+    /// Nothing: the store never asks.
     public func loadRecords(forKeys ids: Set<DataID>) throws -> [DataID: RecordState] { [:] }
+    /// Empty bookkeeping.
     public func loadMetadata() throws -> CacheMetadata { CacheMetadata() }
+    /// Nothing to write.
     public func write(_ batch: CacheBatch) throws {}
+    /// Nothing to clear.
     public func clear() throws {}
 }
