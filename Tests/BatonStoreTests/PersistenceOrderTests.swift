@@ -1,6 +1,7 @@
 import BatonAPI
 import BatonSQLite
 import BatonStore
+import BatonTestSupport
 import Foundation
 import Testing
 
@@ -45,9 +46,13 @@ struct PersistenceOrderTests {
             let store = Store(cache: cache)
             await withTaskGroup(of: Void.self) { group in
                 for index in 0..<24 {
+                    // Threads of their own: publishers waiting on the store's lock while a slow write
+                    // holds it must not hold Swift's cooperative pool.
                     group.addTask {
-                        store.publish(RecordSource(records: [Record(id: "counter", typename: "C", fields: ["value": .scalar(.int(index))])]))
-                        if index % 5 == 0 { store.invalidateRecord("counter") }
+                        await onOwnThread {
+                            store.publish(RecordSource(records: [Record(id: "counter", typename: "C", fields: ["value": .scalar(.int(index))])]))
+                            if index % 5 == 0 { store.invalidateRecord("counter") }
+                        }
                     }
                 }
             }
@@ -66,12 +71,14 @@ struct PersistenceOrderTests {
                 await withTaskGroup(of: Void.self) { group in
                     for writer in 0..<8 {
                         group.addTask {
-                            for step in 0..<25 {
-                                let id = DataID("r\((writer + step) % 5)")
-                                store.publish(
-                                    RecordSource(records: [Record(id: id, typename: "R", fields: ["by": .scalar(.int(writer)), "step": .scalar(.int(step))])]))
-                                if step % 10 == 9 { store.collectGarbage() }
-                                if step == 20 && writer == 3 { store.clear() }
+                            await onOwnThread {
+                                for step in 0..<25 {
+                                    let id = DataID("r\((writer + step) % 5)")
+                                    store.publish(
+                                        RecordSource(records: [Record(id: id, typename: "R", fields: ["by": .scalar(.int(writer)), "step": .scalar(.int(step))])]))
+                                    if step % 10 == 9 { store.collectGarbage() }
+                                    if step == 20 && writer == 3 { store.clear() }
+                                }
                             }
                         }
                     }

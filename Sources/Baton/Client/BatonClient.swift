@@ -37,7 +37,7 @@ public final class BatonClient: Sendable {
     /// ``RequestChainNetworkTransport`` (and `telemetry` the client's too):
     /// `wireInterceptors` run last, after the persisted-query step, and see each request as it
     /// goes on the wire. A store passed in keeps its
-    /// own ``Store/sensitiveData``: give it the same.
+    /// own `Store.sensitiveData`: give it the same.
     public convenience init(
         url: URL,
         store: Store? = nil,

@@ -10,7 +10,7 @@ import BatonAPI
 /// 3. Only strings and integers make keys; an object whose key value is anything else (a boolean,
 ///    float, object, list or null) has no cache key and gets a client ID from its place.
 ///
-/// A client made from generated operations takes this from the generated ``SchemaMetadata`` with
+/// A client made from generated operations takes this from the generated `SchemaMetadata` with
 /// no code of yours; a `Store(cacheKeys:)` given one uses it instead, for every operation.
 public struct CacheKeyConfiguration: Sendable, Hashable {
     /// Which types' `id` is a cache key on its own.

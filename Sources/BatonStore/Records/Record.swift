@@ -1,6 +1,6 @@
 import BatonAPI
 
-/// A normalized record: an object of the response stored once under its ``DataID``, with its
+/// A normalized record: an object of the response stored once under its `DataID`, with its
 /// scalar fields and links to other records. Field keys are storage keys (`todos(first:10)`).
 public struct Record: Sendable, Hashable {
     public let id: DataID

@@ -49,8 +49,9 @@ public struct OperationDescriptor: Sendable, Hashable {
             rootType: F.__parentType.name, cacheKeys: F.__schema.map(CacheKeyConfiguration.init(schema:)))
     }
 
-    /// Identifies a query root for retention and fetch times: name, root and variables.
-    var rootKey: String {
+    /// Identifies a query root for retention and fetch times (the key a cache keeps them under):
+    /// name, root and variables.
+    public var rootKey: String {
         name + "@" + rootID.rawValue + JSONValue.object(variables).serializedString(sortedKeys: true)
     }
 }
