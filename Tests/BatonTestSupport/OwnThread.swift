@@ -33,11 +33,16 @@ public struct ProcessOutput: Sendable {
     public var stderr: String
 }
 
-/// Runs a program to its end on a thread of its own (see ``onOwnThread(_:)``).
+/// Runs a program to its end on a thread of its own (see ``onOwnThread(_:)``), one at a time:
+/// the suite's child processes (`swiftc -typecheck`, the generator) each take seconds of CPU, and
+/// run all at once at the suite's start they took both cores for long enough that other tests'
+/// few-second time-outs fired (issue 19).
 public func runProcess(
     _ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil
 ) async throws -> ProcessOutput {
-    try await onOwnThread {
+    await AsyncSlots.childProcesses.acquire()
+    defer { Task { await AsyncSlots.childProcesses.release() } }
+    return try await onOwnThread {
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments
@@ -63,6 +68,34 @@ public func runProcess(
         return ProcessOutput(
             status: process.terminationStatus, reason: process.terminationReason, stdout: String(decoding: output, as: UTF8.self),
             stderr: String(decoding: errors.withLock { $0 }, as: UTF8.self))
+    }
+}
+
+/// A counting semaphore for tasks: `acquire()` waits (without blocking a thread) for one of
+/// `limit` slots.
+public actor AsyncSlots {
+    /// Child processes of the suite: one at a time.
+    public static let childProcesses = AsyncSlots(limit: 1)
+
+    private var available: Int
+    private var waiting: [CheckedContinuation<Void, Never>] = []
+
+    public init(limit: Int) { available = limit }
+
+    public func acquire() async {
+        if available > 0 {
+            available -= 1
+            return
+        }
+        await withCheckedContinuation { waiting.append($0) }
+    }
+
+    public func release() {
+        if waiting.isEmpty {
+            available += 1
+        } else {
+            waiting.removeFirst().resume()
+        }
     }
 }
 

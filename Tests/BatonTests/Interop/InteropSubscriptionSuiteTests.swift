@@ -130,6 +130,8 @@ struct InteropSubscriptionSuiteTests {
 
     @Test(arguments: SubscriptionTransportKind.allCases)
     func aServerRestartEndsTheSubscriptionWithATypedErrorAndTheNextOneWorks(kind: SubscriptionTransportKind) async throws {
+        await PeerSlots.shared.acquire()
+        defer { Task { await PeerSlots.shared.release() } }
         let peer = try await onOwnThread { try InteropPeer.start() }
         let client = kind.client(peer)
         let results = Collector(client.subscribe(subscription: InteropSlowCountSubscription(to: 100_000, delayMs: 50)))

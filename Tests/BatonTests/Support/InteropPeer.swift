@@ -86,16 +86,33 @@ struct InteropPeer: @unchecked Sendable {
 }
 
 /// Runs `body` with a fresh interop peer, stopped afterwards. Starting and stopping block on
-/// the process (Python's start-up takes a second), so they run on a thread of their own, not on
-/// Swift's cooperative pool that every other test's tasks share.
+/// the process (Python's start-up takes a second of CPU), so they run on a thread of their own,
+/// not on Swift's cooperative pool that every other test's tasks share; and at most
+/// ``PeerSlots/limit`` peers run at once: fifty started together at the suite's start took both
+/// cores for half a minute, and every other test's few-second time-outs fired (issue 19).
 func withInteropPeer<T>(_ options: [String] = [], _ body: (InteropPeer) async throws -> T) async throws -> T {
-    let peer = try await onOwnThread { try InteropPeer.start(options) }
+    await PeerSlots.shared.acquire()
+    let peer: InteropPeer
+    do {
+        peer = try await onOwnThread { try InteropPeer.start(options) }
+    } catch {
+        await PeerSlots.shared.release()
+        throw error
+    }
     do {
         let result = try await body(peer)
         await onOwnThread { peer.stop() }
+        await PeerSlots.shared.release()
         return result
     } catch {
         await onOwnThread { peer.stop() }
+        await PeerSlots.shared.release()
         throw error
     }
+}
+
+/// How many interop peers may run at once; a test waits (without blocking a thread) for a slot.
+enum PeerSlots {
+    static let limit = 2
+    static let shared = AsyncSlots(limit: limit)
 }
