@@ -44,7 +44,7 @@ public final class SplitNetworkTransport: SubscriptionNetworkTransport, Uploadin
     }
 
     /// Queries and mutations over `http`, subscriptions over `subscriptions` (a WebSocket, or HTTP
-    /// with a ``HTTPSubscriptionProtocol``, perhaps to another endpoint).
+    /// with an `HTTPSubscriptionProtocol`, perhaps to another endpoint).
     public convenience init(http: any NetworkTransport, subscriptions: any SubscriptionNetworkTransport) {
         self.init(uploadingNetworkTransport: http, webSocketNetworkTransport: subscriptions)
     }
