@@ -9,7 +9,7 @@ import BatonStore
     import Darwin
 #endif
 
-/// Writes records in ``RecordCoding``'s stored form, byte for byte what
+/// Writes records in `RecordCoding`'s stored form, byte for byte what
 /// `RecordCoding.encode(_:into:)` writes, for the cache's write path, where encoding was half
 /// of a publish's cost: a record's keys are sorted once per key array (records of one shape
 /// share theirs), and strings are scanned for bytes to escape eight at a time.

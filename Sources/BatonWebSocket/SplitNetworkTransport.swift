@@ -11,7 +11,7 @@ import BatonAPI
 /// let client = BatonClient(networkTransport: transport)
 /// ```
 ///
-/// The subscription side may be any ``SubscriptionNetworkTransport``: a WebSocket, or HTTP with
+/// The subscription side may be any `SubscriptionNetworkTransport`: a WebSocket, or HTTP with
 /// Apollo's multipart protocol or Server-Sent Events (`init(http:subscriptions:)` with a
 /// `RequestChainNetworkTransport(url:subscriptionProtocol:)`).
 public final class SplitNetworkTransport: SubscriptionNetworkTransport, UploadingNetworkTransport {

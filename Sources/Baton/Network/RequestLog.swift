@@ -7,7 +7,7 @@ import Logging
 /// request as it leaves (method, endpoint, headers, variables), each response (status, size,
 /// time), each failure and each retry, all at `debug`: the caller gets every failure as an error,
 /// so a library logs it no louder (the Swift server ecosystem's logging guidance). Values of sensitive headers
-/// and variables (``SensitiveData``) read `<redacted>`, and any text that is logged as it came
+/// and variables (`SensitiveData`) read `<redacted>`, and any text that is logged as it came
 /// (an error's description, which may quote a URL) is scrubbed of those values.
 struct RequestLog: Sendable {
     let logger: Logger

@@ -12,7 +12,7 @@ import Tracing
 /// a thrown error is recorded and sets the status to error; GraphQL errors in a result are
 /// recorded as errors too. Variable values are recorded only for the names in
 /// ``recordedVariables`` (as `graphql.operation.variable.<name>`), never for a sensitive one
-/// (``SensitiveData``), and the document only with ``recordsDocument``. The tracer's instrument
+/// (`SensitiveData`), and the document only with ``recordsDocument``. The tracer's instrument
 /// injects the span's context (W3C `traceparent` with an OpenTelemetry tracer) into every HTTP
 /// request and WebSocket upgrade made for the operation.
 ///
