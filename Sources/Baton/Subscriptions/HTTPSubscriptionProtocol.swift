@@ -1,5 +1,5 @@
 /// How a subscription runs over plain HTTP, one request per subscription, its events streamed in
-/// the response body (``RequestChainNetworkTransport/init(url:headerFields:interceptors:httpClient:timeout:useGETForQueries:autoPersistQueries:useGETForPersistedQueryRetry:persistedQueriesOnly:incrementalDeliveryFormats:subscriptionProtocol:wireInterceptors:retryPolicy:sensitiveData:logger:)``).
+/// the response body (``RequestChainNetworkTransport``, `subscriptionProtocol:`).
 public enum HTTPSubscriptionProtocol: String, Sendable, Hashable, CaseIterable {
     /// Apollo's multipart protocol (Apollo Router, GraphOS, Apollo Server's plugins, strawberry):
     /// `Accept: multipart/mixed;subscriptionSpec="1.0"`; each part is `{"payload": result}`, a
