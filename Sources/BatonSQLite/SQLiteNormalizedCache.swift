@@ -151,10 +151,9 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
         try connection.execute("PRAGMA journal_mode = WAL")
         try connection.execute("PRAGMA synchronous = NORMAL")
         try connection.execute("BEGIN EXCLUSIVE; COMMIT;")
-        // A damaged page shows up here rather than in the middle of the app's work.
-        var integrity = "ok"
-        try connection.run("PRAGMA quick_check") { row in integrity = row.text(0) ?? "unknown" }
-        guard integrity == "ok" else { throw .corrupt(path: path, message: integrity) }
+        // No `PRAGMA quick_check` here: it reads the whole file, and opening must cost the same
+        // whatever the file holds (200,000 records took 21× the open of 2,000 with it). A damaged
+        // page shows up as a typed error when it is read, and its records read as missing.
         if version < 2 { try migrateFrom1(connection) }
     }
 

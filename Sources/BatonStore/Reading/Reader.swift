@@ -123,11 +123,17 @@ public struct Reader {
         case .list(let items):
             var result: [JSONValue] = []
             result.reserveCapacity(items.count)
+            var complete = true
+            // Every item is read even after a missing one (as relay-runtime's reader does): a
+            // store loading records on demand then learns all that a list misses in one read.
             for item in items {
-                guard let value = readLinked(item, type: type, plan: plan) else { return nil }
-                result.append(value)
+                if let value = readLinked(item, type: type, plan: plan) {
+                    result.append(value)
+                } else {
+                    complete = false
+                }
             }
-            return .list(result)
+            return complete ? .list(result) : nil
         case .link(let id):
             seen.insert(id)
             switch lookup(id) {
