@@ -139,8 +139,6 @@ final class SQLiteConnection {
 
         func double(_ column: Int32) -> Double { sqlite3_column_double(statement, column) }
 
-        func isNull(_ column: Int32) -> Bool { sqlite3_column_type(statement, column) == SQLITE_NULL }
-
         func blob(_ column: Int32) -> [UInt8] {
             let count = Int(sqlite3_column_bytes(statement, column))
             guard count > 0, let pointer = sqlite3_column_blob(statement, column) else { return [] }

@@ -204,17 +204,7 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
                     Self.selectSQL[count]!,
                     keys[first..<first + count].map { .text($0.rawValue) }
                 ) { row in
-                    guard let id = row.text(0) else {
-                        unreadable += 1
-                        return
-                    }
-                    if row.int(1) != 0 {
-                        found[DataID(id)] = .deleted
-                    } else if let record = try? RecordCoding.decode(row.blob(2)), record.id.rawValue == id {
-                        found[DataID(id)] = .present(record)
-                    } else {
-                        unreadable += 1
-                    }
+                    if let (id, recordState) = Self.recordState(of: row) { found[id] = recordState } else { unreadable += 1 }
                 }
             }
             state.unreadable += unreadable
@@ -242,23 +232,22 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
         }
     }
 
+    /// A `SELECT id, deleted, record` row as the store knows it; `nil` when it cannot be read
+    /// (no ID, or a record that does not decode or names another ID).
+    private static func recordState(of row: SQLiteConnection.Row) -> (DataID, RecordState)? {
+        guard let id = row.text(0) else { return nil }
+        if row.int(1) != 0 { return (DataID(id), .deleted) }
+        guard let record = try? RecordCoding.decode(row.blob(2)), record.id.rawValue == id else { return nil }
+        return (DataID(id), .present(record))
+    }
+
     /// Every record in the file, for inspection and tests (a store loads records on demand).
     public func allRecords() throws -> RecordSource {
         try guarded.withLock { state throws(SQLiteCacheError) -> RecordSource in
             var source = RecordSource()
             var unreadable = 0
             try state.connection.run("SELECT id, deleted, record FROM records") { row in
-                guard let id = row.text(0) else {
-                    unreadable += 1
-                    return
-                }
-                if row.int(1) != 0 {
-                    source.delete(DataID(id))
-                } else if let record = try? RecordCoding.decode(row.blob(2)), record.id.rawValue == id {
-                    source.set(record)
-                } else {
-                    unreadable += 1
-                }
+                if let (id, recordState) = Self.recordState(of: row) { source.replace(id, with: recordState) } else { unreadable += 1 }
             }
             state.unreadable = unreadable
             return source
