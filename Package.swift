@@ -170,7 +170,7 @@ let package = Package(
             dependencies: ["BatonCodegen", "BatonAPI", "BatonStore", "BatonExampleServer", "BatonTestSupport"],
             exclude: ["Fixtures"]
         ),
-        .testTarget(name: "BatonAPITests", dependencies: ["BatonAPI", "BatonExampleAPI"]),
+        .testTarget(name: "BatonAPITests", dependencies: ["BatonAPI", "BatonExampleAPI", "BatonTestSupport"]),
         // The build plugin as a user's target meets it: a baton.json without "documents" and with
         // "customScalars", a schema named schema.graphql, a .gql document.
         .testTarget(name: "BatonPluginTests", dependencies: ["BatonAPI"], exclude: ["graphql"], plugins: ["BatonCodegenPlugin"]),

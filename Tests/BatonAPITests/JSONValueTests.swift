@@ -1,8 +1,9 @@
 import BatonAPI
 import Foundation
 import Testing
+import BatonTestSupport
 
-@Suite("JSONValue")
+@Suite("JSONValue", .ownThread)
 struct JSONValueTests {
     @Test func parsesEveryKindOfValue() throws {
         let value = try JSONValue(parsing: #"{"n":null,"t":true,"f":false,"i":42,"neg":-7,"d":1.5,"e":2e3,"s":"hi","l":[1,"a",null],"o":{"x":1}}"#)

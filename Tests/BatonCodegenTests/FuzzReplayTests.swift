@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import BatonCodegen
+import BatonTestSupport
 
 /// The seeds and saved crashing inputs of a fuzz target (`Fuzz/Corpus/<target>/`,
 /// `Fuzz/Regressions/<target>/`), by file name.
@@ -23,7 +24,7 @@ private func fuzzInputs(_ target: String) throws -> [(name: String, text: String
 /// Replays the codegen fuzz targets' inputs (Fuzz/Regressions/README.md) through the same
 /// paths: each generates Swift or fails with located `CodegenErrors`. Seeds named `invalid-…`
 /// must fail, the other seeds must generate.
-@Suite("Fuzz replay: codegen input")
+@Suite("Fuzz replay: codegen input", .ownThread)
 struct FuzzCodegenReplayTests {
     func expectOutcome(_ result: Result<GeneratedOutput, CodegenErrors>, _ name: String) {
         let mustFail = name.hasPrefix("Corpus/") && name.contains("/invalid-")

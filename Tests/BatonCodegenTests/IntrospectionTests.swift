@@ -2,9 +2,10 @@ import Foundation
 import Testing
 
 @testable import BatonCodegen
+import BatonTestSupport
 
 /// Introspection results become the same schema as their SDL.
-@Suite("Introspection JSON")
+@Suite("Introspection JSON", .ownThread)
 struct IntrospectionTests {
     static let starwars = TestPaths.fixtures.appendingPathComponent("apollo/starwars")
 

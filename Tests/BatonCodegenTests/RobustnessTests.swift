@@ -2,10 +2,11 @@ import Foundation
 import Testing
 
 @testable import BatonCodegen
+import BatonTestSupport
 
 /// Bad input never crashes the generator: every truncation of a valid document or schema is
 /// either valid or a located error.
-@Suite("Robustness")
+@Suite("Robustness", .ownThread)
 struct RobustnessTests {
     static let document = """
         query HeroAndFriends($episode: Episode = EMPIRE, $first: Int) {

@@ -1,10 +1,11 @@
 import Testing
 
 @testable import BatonCodegen
+import BatonTestSupport
 
 /// The generator's own SHA-256 (operation identifiers) against FIPS 180-4's examples and the
 /// padding boundaries, where hand-written hashes go wrong.
-@Suite("SHA-256")
+@Suite("SHA-256", .ownThread)
 struct SHA256Tests {
     @Test(arguments: [
         // FIPS 180-4 (and its example document, SHA256.pdf): one block, two blocks, empty.

@@ -30,7 +30,7 @@ final class CountingCache: NormalizedCache, Sendable {
 }
 
 /// Issue 15: a cache on disk that survives restarts, is read on demand and evicted only by policy.
-@Suite("Persistence")
+@Suite("Persistence", .ownThread)
 struct PersistenceTests {
     static let user = OperationDescriptor(
         name: "User",

@@ -14,7 +14,7 @@ func withTemporaryFolder<T>(_ body: (URL) async throws -> T) async rethrows -> T
     return try await body(folder)
 }
 
-@Suite("SQLite cache")
+@Suite("SQLite cache", .ownThread)
 struct SQLiteCacheTests {
     let query = HeroAndFriendsQuery(episode: .some(.case(.empire)))
     let data: JSONObject = [

@@ -3,6 +3,7 @@ import BatonSQLite
 import BatonStore
 import Foundation
 import Testing
+import BatonTestSupport
 
 /// Random sequences of store operations run against the real store and against a deliberately
 /// naive reference model; after every step both must read the same for every query, and
@@ -10,7 +11,7 @@ import Testing
 /// pending update in order), finds reachable records from scratch, and keeps retention in plain
 /// arrays: none of the store's indexes, rebasing or buffers. It shares only the normalizer and
 /// the reader, which are pure functions tested on their own.
-@Suite("Store against a naive model")
+@Suite("Store against a naive model", .ownThread)
 struct StoreModelTests {
     @Test(arguments: [1, 2, 3])
     func inMemoryStoreMatchesTheModel(seed: UInt64) async throws {

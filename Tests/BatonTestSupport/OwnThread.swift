@@ -9,8 +9,18 @@ import Foundation
 /// or `swiftc` there stall every other test's tasks, and URLSession's callbacks with them: the
 /// load-only time-outs of issue 19.
 public func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-    try await withCheckedThrowingContinuation { continuation in
-        let thread = Thread { continuation.resume(with: Result { try work() }) }
+    let slot = WorkSlot(work)
+    return try await withCheckedThrowingContinuation { continuation in
+        let thread = Thread {
+            let result: Result<T, any Error>
+            do {
+                // Released before the caller resumes: what the work captured (a store over a
+                // file, say) is gone when the caller goes on.
+                let work = slot.take()
+                result = Result { try work() }
+            }
+            continuation.resume(with: result)
+        }
         thread.stackSize = 1 << 20
         thread.start()
     }
@@ -18,8 +28,16 @@ public func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T)
 
 /// ``onOwnThread(_:)`` for work that cannot fail.
 public func onOwnThread<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
-    await withCheckedContinuation { continuation in
-        let thread = Thread { continuation.resume(returning: work()) }
+    let slot = WorkSlot(work)
+    return await withCheckedContinuation { continuation in
+        let thread = Thread {
+            let result: T
+            do {
+                let work = slot.take()
+                result = work()
+            }
+            continuation.resume(returning: result)
+        }
         thread.stackSize = 1 << 20
         thread.start()
     }
@@ -76,6 +94,8 @@ public func runProcess(
 public actor AsyncSlots {
     /// Child processes of the suite: one at a time.
     public static let childProcesses = AsyncSlots(limit: 1)
+    /// Test cases that run on threads of their own (``OwnThreadTrait``): two at a time.
+    public static let ownThreads = AsyncSlots(limit: 2)
 
     private var available: Int
     private var waiting: [CheckedContinuation<Void, Never>] = []
@@ -97,6 +117,13 @@ public actor AsyncSlots {
             waiting.removeFirst().resume()
         }
     }
+}
+
+/// Hands a closure to the one thread that runs it, so that nothing else holds it afterwards.
+final class WorkSlot<Work: Sendable>: Sendable {
+    private let work: Locked<Work?>
+    init(_ work: Work) { self.work = Locked(work) }
+    func take() -> Work { work.withLock { value in defer { value = nil }; return value! } }
 }
 
 /// A value behind a lock, for test support.

@@ -14,6 +14,9 @@ enum ProfileWorkload: String, CaseIterable {
     case persist
     /// Read the query back from a filled store into typed data.
     case read
+    /// Read the query from stores just opened over a SQLite file that holds it (every record
+    /// loaded from disk).
+    case coldRead
     /// Peak resident memory of parsing alone, then of receiving into a store (printed).
     case memory
 
@@ -51,6 +54,17 @@ enum ProfileWorkload: String, CaseIterable {
             let received = GitHubFigures.residentPeakKB()
             withExtendedLifetime((tree, store)) {}
             print("peak KB: parse tree +\(parsed - start), then receiving into a store +\(received - start)")
+        case .coldRead:
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("baton-bench-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let file = folder.appendingPathComponent("cache.sqlite")
+            try GitHubFigures.receive(response, into: Store(cache: try SQLiteNormalizedCache(fileURL: file)))
+            let descriptor = OperationDescriptor(operation: GitHubFigures.query)
+            for _ in 0..<repetitions {
+                let read = Store(cache: try SQLiteNormalizedCache(fileURL: file)).read(descriptor)
+                guard !read.isMissing else { throw BenchError("the GitHub query is missing from the cache on disk") }
+            }
         case .read:
             let store = Store()
             try GitHubFigures.receive(response, into: store)

@@ -120,21 +120,25 @@ struct StoreState {
     }
 
     func read(_ descriptor: OperationDescriptor) -> ReadResult {
-        let lookup = self.lookup
-        return memory.batchedRead {
-            Reader.read(
-                selections: descriptor.selections, rootID: descriptor.rootID, rootType: descriptor.rootType,
-                variables: descriptor.variables, lookup: lookup)
-        }
+        read(descriptor, lookup: lookup)
     }
 
     /// Reads the base records alone, without the optimistic overlay.
     func readBase(_ descriptor: OperationDescriptor) -> ReadResult {
-        let lookup = baseLookup
-        return memory.batchedRead {
+        read(descriptor, lookup: baseLookup)
+    }
+
+    /// Reads through `lookup`; over a persistent cache, what is not in memory is loaded in one
+    /// batch per level of the selection tree first.
+    private func read(_ descriptor: OperationDescriptor, lookup: @escaping Reader.Lookup) -> ReadResult {
+        memory.batchedRead {
             Reader.read(
                 selections: descriptor.selections, rootID: descriptor.rootID, rootType: descriptor.rootType,
                 variables: descriptor.variables, lookup: lookup)
+        } prefetch: { loadMissed in
+            RecordPrefetcher.walk(
+                selections: descriptor.selections, rootID: descriptor.rootID, rootType: descriptor.rootType,
+                variables: descriptor.variables, lookup: lookup, loadMissed: loadMissed)
         }
     }
 

@@ -94,19 +94,32 @@ final class WorkingSet {
         if absent.count > limit { absent.removeAll(keepingCapacity: true) }
     }
 
-    /// Runs `read` until it misses nothing, loading what each run missed in one batch: one
-    /// query per level of the selection tree, and the final run reads from memory only.
-    func batchedRead<T>(_ read: () -> T) -> T {
+    /// Runs `read`; when it missed records, loads them, lets `prefetch` load the rest of what
+    /// the read needs level by level (it looks records up and calls its argument to load what it
+    /// missed, one batch per level), and runs `read` again, until nothing is missed. A read
+    /// whose records are in memory runs once; a cold one runs twice.
+    func batchedRead<T>(_ read: () -> T, prefetch: ((_ loadMissed: () -> Void) -> Void)? = nil) -> T {
         guard cache != nil, cacheIsReadable, misses == nil else { return read() }
         misses = []
         defer { misses = nil }
+        var prefetched = false
         while true {
             let result = read()
-            guard let missed = misses, !missed.isEmpty else { return result }
-            misses = nil
-            load(missed)
-            misses = []
+            guard misses?.isEmpty == false else { return result }
+            loadMissed()
+            if !prefetched, let prefetch {
+                prefetched = true
+                prefetch(loadMissed)
+            }
         }
+    }
+
+    /// During a batched read: loads the records missed so far in one batch.
+    private func loadMissed() {
+        guard let missed = misses, !missed.isEmpty else { return }
+        misses = nil
+        load(missed)
+        misses = []
     }
 
     /// Records now written by a commit (in memory and, when it succeeded, in the cache).

@@ -1,0 +1,80 @@
+import BatonAPI
+
+/// Finds, level by level, the records a read of some selections will need, without building any
+/// data, so that a store over a persistent cache loads them in one batch per level of the
+/// selection tree and walks each record once. (Running the whole read once per level, as a plain
+/// batched read does, costs one partial read per level before the read that answers.)
+///
+/// It follows what ``Reader`` follows: the plan's composite fields by their read keys, through
+/// links and lists, with the same plans per type.
+enum RecordPrefetcher {
+    /// Walks `selections` from `rootID`. `lookup` gives a record, or `nil` when it is not in
+    /// memory (a batched lookup notes it as missed); `loadMissed` loads what was missed since it
+    /// last ran, after which `lookup` gives those records.
+    static func walk(
+        selections: [Selection], rootID: DataID, rootType: String, variables: JSONObject,
+        lookup: Reader.Lookup, loadMissed: () -> Void
+    ) {
+        guard case .present(let root)? = lookup(rootID) else { return }
+        var frontier: [Visit] = [Visit(record: root, type: rootType, plan: SelectionPlan(selections, parentType: rootType, variables: variables))]
+        var next: [Pending] = []
+        var unresolved: [Pending] = []
+        // A record reached again with the same selections (an author of many comments) is
+        // walked once.
+        var walked = Set<Walked>()
+        while !frontier.isEmpty {
+            next.removeAll(keepingCapacity: true)
+            for visit in frontier {
+                for entry in visit.plan.object(for: visit.record.typename ?? visit.type).fields {
+                    guard case .composite(let type, let plan) = entry.kind, let stored = visit.record.fields[entry.readKey] else { continue }
+                    collectLinks(in: stored) { id in
+                        if walked.insert(Walked(id: id, plan: ObjectIdentifier(plan))).inserted {
+                            next.append(Pending(id: id, type: type, plan: plan))
+                        }
+                    }
+                }
+            }
+            frontier.removeAll(keepingCapacity: true)
+            unresolved.removeAll(keepingCapacity: true)
+            for pending in next {
+                switch lookup(pending.id) {
+                case .present(let record)?: frontier.append(Visit(record: record, type: pending.type, plan: pending.plan))
+                case .deleted?: break
+                case nil: unresolved.append(pending)
+                }
+            }
+            guard !unresolved.isEmpty else { continue }
+            loadMissed()
+            for pending in unresolved {
+                if case .present(let record)? = lookup(pending.id) {
+                    frontier.append(Visit(record: record, type: pending.type, plan: pending.plan))
+                }
+            }
+        }
+    }
+
+    private struct Visit {
+        let record: Record
+        let type: String
+        let plan: SelectionPlan
+    }
+
+    private struct Pending {
+        let id: DataID
+        let type: String
+        let plan: SelectionPlan
+    }
+
+    private struct Walked: Hashable {
+        let id: DataID
+        let plan: ObjectIdentifier
+    }
+
+    private static func collectLinks(in value: RecordValue, _ found: (DataID) -> Void) {
+        switch value {
+        case .scalar: return
+        case .link(let id): found(id)
+        case .list(let items): for item in items { collectLinks(in: item, found) }
+        }
+    }
+}
