@@ -6,7 +6,7 @@ import Testing
 
 /// Apollo iOS's Star Wars and Animal Kingdom operations (interfaces, unions, aliases,
 /// `@include`/`@skip`, nested fragments, `@defer`, `@typePolicy`) generate and type-check.
-@Suite("Apollo fixtures")
+@Suite("Apollo fixtures", .ownThread)
 struct ApolloFixtureTests {
     static let apollo = TestPaths.fixtures.appendingPathComponent("apollo")
 

@@ -2,10 +2,11 @@ import Foundation
 import Testing
 
 @testable import BatonCodegen
+import BatonTestSupport
 
 /// Every diagnostic says where, one per line: unknown directives and directive arguments in
 /// schemas (SDL and introspection JSON) and documents.
-@Suite("Diagnostics")
+@Suite("Diagnostics", .ownThread)
 struct DiagnosticsTests {
     func schemaErrors(_ name: String, _ text: String, documents: [String: String] = [:]) throws -> String {
         let generation = try Generation()

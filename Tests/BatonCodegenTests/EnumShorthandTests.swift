@@ -7,7 +7,7 @@ import Testing
 /// Each enum case is also a static member of `GraphQLEnum<E>` and `GraphQLNullable<GraphQLEnum<E>>`,
 /// so `HeroNameQuery(episode: .empire)` compiles (issue 16, item 9); a case named as a member the
 /// wrapper already has (`none`, `null`, `some`, `unknown`, `case`) gets no shorthand there.
-@Suite("Enum shorthands")
+@Suite("Enum shorthands", .ownThread)
 struct EnumShorthandTests {
     @Test func everyCaseButTheWrappersOwnNamesAndTheyTypeCheck() async throws {
         let generation = try Generation()

@@ -2,9 +2,10 @@ import Foundation
 import Testing
 
 @testable import BatonCodegen
+import BatonTestSupport
 
 /// Every input error is a typed error printed as `path:line:column: error: message`.
-@Suite("Error paths")
+@Suite("Error paths", .ownThread)
 struct ErrorPathTests {
     func errors(_ files: [String: String], schemaPaths: [String]? = nil) throws -> String {
         let generation = try Generation()

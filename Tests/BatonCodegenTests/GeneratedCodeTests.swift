@@ -1,10 +1,11 @@
 import BatonAPI
 import Testing
+import BatonTestSupport
 
 /// The golden output (compiled into this target) at work: type conditions on interfaces and
 /// unions, nested fragments, aliases, `@include`/`@skip`, lists of lists, custom scalars, enums
 /// with unknown values, input objects with nullable and default fields, client directives.
-@Suite("Generated code")
+@Suite("Generated code", .ownThread)
 struct GeneratedCodeTests {
     static let book: JSONObject = [
         "__typename": "Book", "id": "b1", "isbn": "978-0", "title": "Swift", "publishedAt": "2024-06-10",

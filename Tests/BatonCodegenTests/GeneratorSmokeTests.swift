@@ -1,8 +1,9 @@
 import Testing
 
 @testable import BatonCodegen
+import BatonTestSupport
 
-@Suite("Generator smoke")
+@Suite("Generator smoke", .ownThread)
 struct GeneratorSmokeTests {
     @Test func emptyDocumentsGiveOnlySchemaMetadata() throws {
         let schema = try SchemaLoader.load(sources: [("type Query { a: Int }", "schema.graphqls")])

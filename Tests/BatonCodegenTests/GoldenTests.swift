@@ -3,10 +3,11 @@ import Foundation
 import Testing
 
 @testable import BatonCodegen
+import BatonTestSupport
 
 /// The generated code of a small schema, compared file by file with `Golden/Generated/`, which
 /// is compiled into this target (see GeneratedCodeTests for it running).
-@Suite("Golden files")
+@Suite("Golden files", .ownThread)
 struct GoldenTests {
     static func generate() throws -> GeneratedOutput {
         let schema = try SchemaLoader.load(paths: [TestPaths.golden.appendingPathComponent("schema.graphqls").path])

@@ -4,11 +4,12 @@ import Foundation
 import Testing
 
 @testable import BatonCodegen
+import BatonTestSupport
 
 /// Apollo's AnimalKingdom local cache mutations (`@apollo_client_ios_localCacheMutation`) generate
 /// mutable selection sets (checked in under `LocalCacheMutation/Generated/`, one file per
 /// document so that no name repeats the golden files', and compiled into this target), and edits through them reach the records the data was read from.
-@Suite("Local cache mutations")
+@Suite("Local cache mutations", .ownThread)
 struct LocalCacheMutationTests {
     static let output = TestPaths.packageRoot.appendingPathComponent("Tests/BatonCodegenTests/LocalCacheMutation/Generated")
 

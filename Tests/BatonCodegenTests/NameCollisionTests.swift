@@ -7,7 +7,7 @@ import Testing
 /// Generated code compiles whatever the user's names: fragments, operations and schema types
 /// named like every public type of BatonAPI (read from its sources, so new ones are covered),
 /// like Swift's, and like the members generated types declare.
-@Suite("Name collisions")
+@Suite("Name collisions", .ownThread)
 struct NameCollisionTests {
     /// The top-level public types BatonAPI declares.
     static func batonAPITypeNames() throws -> [String] {

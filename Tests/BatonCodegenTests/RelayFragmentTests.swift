@@ -2,9 +2,10 @@ import Foundation
 import Testing
 
 @testable import BatonCodegen
+import BatonTestSupport
 
 /// Relay's fragment arguments (`@argumentDefinitions`/`@arguments`) and `@refetchable`.
-@Suite("Relay fragments")
+@Suite("Relay fragments", .ownThread)
 struct RelayFragmentTests {
     func generate(_ files: [String: String]) throws -> GeneratedOutput {
         let generation = try Generation()

@@ -2,9 +2,10 @@ import Foundation
 import Testing
 
 @testable import BatonCodegen
+import BatonTestSupport
 
 /// Documents written as `graphql("""…""")` in Swift files.
-@Suite("Swift literals")
+@Suite("Swift literals", .ownThread)
 struct SwiftLiteralTests {
     @Test func literalsKeepTheSwiftFilesLinesAndColumns() throws {
         let swift = "import BatonAPI\n\nlet q = graphql(\"\"\"\n    query A { hero { name } }\n    \"\"\")\nlet r = graphql(\"fragment F on Character { id }\")\nlet notAQuery = mygraphql(\"x\")\n"
@@ -49,7 +50,7 @@ struct SwiftLiteralTests {
 }
 
 /// Baton's client directives validate, and reach the metadata.
-@Suite("Client directives")
+@Suite("Client directives", .ownThread)
 struct ClientDirectiveTests {
     @Test func relayDirectivesValidate() throws {
         let generation = try Generation()

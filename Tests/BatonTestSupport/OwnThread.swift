@@ -58,9 +58,24 @@ public struct ProcessOutput: Sendable {
 public func runProcess(
     _ executable: URL, _ arguments: [String], in directory: URL? = nil, environment: [String: String]? = nil
 ) async throws -> ProcessOutput {
+    let givesBackSlot = OwnThreadTrait.holdsSlot
+    if givesBackSlot { await AsyncSlots.ownThreads.release() }
     await AsyncSlots.childProcesses.acquire()
-    defer { Task { await AsyncSlots.childProcesses.release() } }
-    return try await onOwnThread {
+    let output: Result<ProcessOutput, any Error>
+    do {
+        output = .success(try await run(executable, arguments, in: directory, environment: environment))
+    } catch {
+        output = .failure(error)
+    }
+    await AsyncSlots.childProcesses.release()
+    if givesBackSlot { await AsyncSlots.ownThreads.acquire() }
+    return try output.get()
+}
+
+private func run(
+    _ executable: URL, _ arguments: [String], in directory: URL?, environment: [String: String]?
+) async throws -> ProcessOutput {
+    try await onOwnThread { () throws -> ProcessOutput in
         let process = Process()
         process.executableURL = executable
         process.arguments = arguments

@@ -27,8 +27,15 @@ public struct OwnThreadTrait: TestTrait, SuiteTrait, TestScoping {
         defer { Task { await AsyncSlots.ownThreads.release() } }
         let executor = ThreadTaskExecutor(name: test.name)
         defer { executor.shutDown() }
-        try await withTaskExecutorPreference(executor) { try await function() }
+        try await Self.$holdsSlot.withValue(true) {
+            try await withTaskExecutorPreference(executor) { try await function() }
+        }
     }
+
+    /// Whether the current task runs a test case that holds one of ``AsyncSlots/ownThreads``:
+    /// ``runProcess(_:_:in:environment:)`` gives the slot back while it waits for a child process
+    /// (the suite runs one at a time, and a test waiting its turn computes nothing).
+    @TaskLocal public static var holdsSlot = false
 }
 
 extension Trait where Self == OwnThreadTrait {
