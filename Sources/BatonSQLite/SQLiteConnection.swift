@@ -139,6 +139,13 @@ final class SQLiteConnection {
 
         func double(_ column: Int32) -> Double { sqlite3_column_double(statement, column) }
 
+        /// The column's bytes, without copying them, for the length of `body`.
+        func withBlob<T>(_ column: Int32, _ body: (UnsafeRawBufferPointer) throws -> T) rethrows -> T {
+            let count = Int(sqlite3_column_bytes(statement, column))
+            guard count > 0, let pointer = sqlite3_column_blob(statement, column) else { return try body(UnsafeRawBufferPointer(start: nil, count: 0)) }
+            return try body(UnsafeRawBufferPointer(start: pointer, count: count))
+        }
+
         func blob(_ column: Int32) -> [UInt8] {
             let count = Int(sqlite3_column_bytes(statement, column))
             guard count > 0, let pointer = sqlite3_column_blob(statement, column) else { return [] }

@@ -237,7 +237,7 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
     private static func recordState(of row: SQLiteConnection.Row) -> (DataID, RecordState)? {
         guard let id = row.text(0) else { return nil }
         if row.int(1) != 0 { return (DataID(id), .deleted) }
-        guard let record = try? RecordCoding.decode(row.blob(2)), record.id.rawValue == id else { return nil }
+        guard let record = row.withBlob(2, { try? RecordCoding.decode($0) }), record.id.rawValue == id else { return nil }
         return (DataID(id), .present(record))
     }
 

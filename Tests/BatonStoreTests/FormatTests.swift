@@ -59,4 +59,37 @@ struct FormatTests {
         #expect(throws: RecordCoding.DecodingError.self) { try RecordCoding.decode(Array("{}".utf8)) }
         #expect(throws: RecordCoding.DecodingError.self) { try RecordCoding.decode(Array("not json".utf8)) }
     }
+
+    /// The one-pass decoder of stored records reads what the general JSON parser reads, for every
+    /// kind of value: escapes, non-ASCII text, custom scalars' objects and lists, integers at and
+    /// past the limits of its fast path, doubles and `-0`.
+    @Test func storedRecordsDecodeAsTheGeneralParserReadsThem() throws {
+        let scalars: [JSONValue] = [
+            "plain", "", #"quote " and backslash \ and\nnewline"#, "tab\t and \u{e9} escaped", "Grüße, 日本, 🎉", "\u{1}",
+            0, 7, -7, 123_456_789_012_345_678, Int.max, Int.min, 1.5, -0.25, 1e300,
+            true, false, .null, ["a", 1, ["nested": [true]]], ["key": "va\"lue", "list": [1, 2.5, .null]],
+        ]
+        var record = Record(id: "Issue:1 \"quoted\"", typename: "Issue")
+        for (index, scalar) in scalars.enumerated() { record.fields["f\(index)"] = .scalar(scalar) }
+        record.fields["link"] = .link("User:ü")
+        record.fields["items"] = .list([.link("a"), .null, .list([.scalar("x")]), .scalar(.list([]))])
+        let bytes = RecordCoding.encode(record)
+        let decoded = try RecordCoding.decode(bytes)
+        #expect(decoded == record)
+        // Each value kept its kind (an integer stays an integer), as the general parser keeps it.
+        let general = try JSONValue(parsing: bytes)["fields"]?.objectValue
+        for (index, scalar) in scalars.enumerated() {
+            #expect(decoded.fields["f\(index)"] == .scalar(scalar), "f\(index)")
+            #expect(general?["f\(index)"]?["v"] == scalar, "f\(index)")
+        }
+        // "-0" reads as the general parser reads it.
+        let negativeZero = try RecordCoding.decode(Array(#"{"__id":"x","fields":{"a":{"v":-0}}}"#.utf8))
+        #expect(negativeZero.fields["a"] == .scalar(try JSONValue(parsing: "-0")))
+        // Other forms still read (through the general parser): whitespace, keys out of order.
+        let spaced = #"{ "__id": "x", "fields": { "b": {"v": 1}, "a": {"__ref": "y"} } }"#
+        #expect(try RecordCoding.decode(Array(spaced.utf8)) == Record(id: "x", fields: ["b": .scalar(1), "a": .link("y")]))
+        // Bytes that are not UTF-8 are an error, not a repaired string.
+        let invalid = Array(#"{"__id":"x","fields":{"a":{"v":""#.utf8) + [0xFF] + Array(#""}}}"#.utf8)
+        #expect(throws: RecordCoding.DecodingError.self) { try RecordCoding.decode(invalid) }
+    }
 }

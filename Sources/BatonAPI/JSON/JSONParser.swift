@@ -458,3 +458,48 @@ struct JSONParser: ~Copyable {
         byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9")
     }
 }
+
+/// One JSON value inside a larger buffer, with the parser's own string scanning: for formats
+/// Baton builds out of JSON values (the store's stored records), which walk their own structure
+/// and parse each value in place instead of building a tree of the whole.
+@_spi(BatonStorage)
+public enum JSONScanner {
+    /// The value that starts at `offset` (no whitespace before it), moving `offset` past it;
+    /// `nil` when it is not valid JSON.
+    public static func value(in bytes: UnsafeRawBufferPointer, at offset: inout Int) -> JSONValue? {
+        JSONParser.value(in: bytes, at: &offset)
+    }
+
+    /// The string whose opening quote is at `offset`, moving `offset` past its closing quote;
+    /// `nil` when there is no valid string there.
+    public static func string(in bytes: UnsafeRawBufferPointer, at offset: inout Int) -> String? {
+        JSONParser.string(in: bytes, at: &offset)
+    }
+}
+
+extension JSONParser {
+    fileprivate static func value(in bytes: UnsafeRawBufferPointer, at offset: inout Int) -> JSONValue? {
+        var parser = JSONParser(bytes: bytes)
+        parser.position = offset
+        do throws(JSONParseError) {
+            let value = try parser.parseValue()
+            offset = parser.position
+            return value
+        } catch {
+            return nil
+        }
+    }
+
+    fileprivate static func string(in bytes: UnsafeRawBufferPointer, at offset: inout Int) -> String? {
+        guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") else { return nil }
+        var parser = JSONParser(bytes: bytes)
+        parser.position = offset
+        do throws(JSONParseError) {
+            let string = try parser.parseString()
+            offset = parser.position
+            return string
+        } catch {
+            return nil
+        }
+    }
+}

@@ -54,6 +54,10 @@ public enum RecordCoding {
     }
 
     public static func decode(_ bytes: some Collection<UInt8>) throws -> Record {
+        // The form this type writes, in one pass; anything else through the general parser.
+        if let record = bytes.withContiguousStorageIfAvailable({ RecordBlobDecoder.decode(UnsafeRawBufferPointer($0)) }) ?? nil {
+            return record
+        }
         let json: JSONValue
         do {
             json = try JSONValue(parsing: bytes)
