@@ -40,6 +40,7 @@ final class ResponseGate: GraphQLInterceptor, @unchecked Sendable {
 }
 
 @Suite("Mutations, connections and optimistic updates against the example server's todos")
+@MainActor
 struct TodoMutationTests {
     let viewer: DataID = "User:1"
 
