@@ -3,9 +3,10 @@ import Observation
 /// Renders as a SwiftUI view does: each line is read now, and read again (and printed when it
 /// changed) every time something it read changes, on the main actor.
 @MainActor
+@Observable
 final class ViewLog {
     private(set) var lines: [String] = []
-    private var last: [String: String] = [:]
+    @ObservationIgnored private var last: [String: String] = [:]
 
     /// Follows `render` under `name` for as long as the demo runs.
     func follow(_ name: String, _ render: @escaping @MainActor @Sendable () -> String) {

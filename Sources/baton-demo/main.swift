@@ -213,8 +213,9 @@ await tour.step("12. Observers, driven as SwiftUI views drive them (@Query, @Fra
     log.follow("toggle") { changeStatus.isInFlight ? "disabled (in flight)" : "enabled" }
     let commit = changeStatus.commit(
         variables: ChangeTodoStatusMutation(input: ChangeTodoStatusInput(complete: !todo.complete, id: todo.id, userId: "User:1")))
+    await log.until { log.lines.contains("toggle: disabled (in flight)") }
     await commit.finished()
-    await log.until { row.data?.complete == !todo.complete }
+    await log.until { row.data?.complete == !todo.complete && log.lines.last { $0.hasPrefix("toggle") } == "toggle: enabled" }
 
     // The list's pages.
     let pages = PaginationObserver<TodoListPagination_user>(client: app, reference: viewer, variables: .init(count: 2))
@@ -222,8 +223,7 @@ await tour.step("12. Observers, driven as SwiftUI views drive them (@Query, @Fra
         "\(pages.data?.todos.edges?.count ?? 0) todos, hasNext \(pages.hasNext)" + (pages.isLoadingNext ? ", loading the next page" : "")
     }
     try await pages.loadNext(2)
-    await log.until { !pages.hasNext }
-    await Task.yield()
+    await log.until { log.lines.contains("pages: 3 todos, hasNext false") }
 
     let lines = log.lines
     try tour.check(lines.first == "query: loading", "the query to start loading, got \(lines)")

@@ -98,9 +98,9 @@ public final class PaginationObserver<F: PaginatedFragment> {
 
     // MARK: -
 
-    private func load(count: Int, variables pagination: PaginationVariables, cursor: JSONValue?) async throws -> GraphQLResult<
-        F.RefetchQuery.Data
-    > {
+    private typealias PageResult = GraphQLResult<F.RefetchQuery.Data>
+
+    private func load(count: Int, variables pagination: PaginationVariables, cursor: JSONValue?) async throws -> PageResult {
         var values = refetcher.fragment.currentVariables
         values[pagination.count] = .int(count)
         values[pagination.cursor] = cursor ?? .null

@@ -19,20 +19,28 @@ struct FragmentObserverTests {
             let watchers = client.store.watcherCount
             let list = try await client.fetch(query: TodoListQuery(first: 10))
             let todo = try #require(list.data?.viewer?.todos.edges?[1]?.node?.fragments.todoDetails)
-            var observer: FragmentObserver<TodoDetails>? = FragmentObserver(client: client, reference: todo)
-            #expect(observer?.data?.text == "Buy a unicorn")  // read from the store at once
-            #expect(observer?.recordID == "Todo:2")
-            let probe = ChangeProbe { _ = observer?.data }
-            _ = try await client.perform(
-                mutation: ChangeTodoStatusMutation(input: ChangeTodoStatusInput(complete: !todo.complete, id: todo.id, userId: "User:1")))
-            await until { observer?.data?.complete == !todo.complete }
-            #expect(probe.offMainThread.withLock { $0 } == 0)
-            #expect(client.store.watcherCount == watchers + 1)
-
-            weak var released = observer
-            observer = nil
-            #expect(released == nil)
+            let released = WeakReference<FragmentObserver<TodoDetails>>()
+            do {
+                let observer = FragmentObserver<TodoDetails>(client: client, reference: todo)
+                released.object = observer
+                #expect(observer.data?.text == "Buy a unicorn")  // read from the store at once
+                #expect(observer.recordID == "Todo:2")
+                _ = try await client.perform(
+                    mutation: ChangeTodoStatusMutation(input: ChangeTodoStatusInput(complete: !todo.complete, id: todo.id, userId: "User:1")))
+                await until { observer.data?.complete == !todo.complete }
+                #expect(client.store.watcherCount == watchers + 1)
+            }
+            #expect(released.object == nil)
             try await waitUntil { client.store.watcherCount == watchers }
+
+            // Every change a view reads happens on the main thread.
+            let observer = FragmentObserver<TodoDetails>(client: client, reference: todo)
+            let probe = ChangeProbe { _ = observer.data }
+            _ = try await client.perform(
+                mutation: ChangeTodoStatusMutation(input: ChangeTodoStatusInput(complete: todo.complete, id: todo.id, userId: "User:1")))
+            await until { observer.data?.complete == todo.complete }
+            #expect(probe.changes.withLock { $0 } >= 1)
+            #expect(probe.offMainThread.withLock { $0 } == 0)
         }
     }
 

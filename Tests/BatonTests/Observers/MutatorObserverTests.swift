@@ -16,10 +16,10 @@ struct MutatorObserverTests {
             let mutator = Mutator<UpvotePostMutation>(client: client)
             let probe = ChangeProbe { _ = mutator.isInFlight }
             let completedOnMain = Locked<Bool?>(nil)
-            let commit = mutator.commit(variables: UpvotePostMutation(postId: 1)) { result in
+            let commit = mutator.commit(variables: UpvotePostMutation(postId: 1), completion: { result in
                 MainActor.assertIsolated()
                 completedOnMain.withLock { $0 = Thread.isMainThread && (try? result.get()) != nil }
-            }
+            })
             #expect(mutator.isInFlight)
             try await waitUntil { gate.arrivedCount == 1 }
             // The response is held: the main actor runs other work meanwhile.
@@ -53,14 +53,17 @@ struct MutatorObserverTests {
         }
     }
 
-    @Test func withoutAClientACommitFailsWithNoClient() async {
+    @Test func withoutAClientACommitFailsWithNoClient() throws {
         let mutator = Mutator<UpvotePostMutation>()
         let outcome = Locked<(any Error)?>(nil)
         mutator.use(nil)
-        mutator.commit(variables: UpvotePostMutation(postId: 1)) { result in
-            if case .failure(let error) = result { outcome.withLock { $0 = error } }
-        }
-        guard case BatonError.noClient = try #require(outcome.withLock { $0 }) else {
+        mutator.commit(
+            variables: UpvotePostMutation(postId: 1),
+            completion: { result in
+                if case .failure(let error) = result { outcome.withLock { $0 = error } }
+            })
+        let error = try #require(outcome.withLock { $0 })
+        guard case BatonError.noClient = error else {
             Issue.record("expected noClient")
             return
         }

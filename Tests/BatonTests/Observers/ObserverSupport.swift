@@ -1,4 +1,5 @@
 import Baton
+import BatonAPI
 import Foundation
 import Observation
 
@@ -56,4 +57,10 @@ extension QueryObserver.State {
         if case .success(let result) = self { return result }
         return nil
     }
+}
+
+/// Holds an object weakly: whether it was released.
+@MainActor
+final class WeakReference<Object: AnyObject> {
+    weak var object: Object?
 }

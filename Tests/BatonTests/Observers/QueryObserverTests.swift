@@ -72,13 +72,14 @@ struct QueryObserverTests {
             let requests = ResponseGate(holding: [])
             let client = BatonClient(url: server.url, interceptors: [requests])
             let watchers = client.store.watcherCount
-            var observer: QueryObserver<TodoListQuery>? = QueryObserver(client: client, query: TodoListQuery(first: 10))
-            weak var released = observer
-            await until { observer?.state.isSuccess == true }
-            #expect(client.store.watcherCount == watchers + 1)
-
-            observer = nil
-            #expect(released == nil)  // nothing else holds it: its tasks hold it weakly
+            let released = WeakReference<QueryObserver<TodoListQuery>>()
+            do {
+                let observer = QueryObserver(client: client, query: TodoListQuery(first: 10))
+                released.object = observer
+                await until { observer.state.isSuccess }
+                #expect(client.store.watcherCount == watchers + 1)
+            }
+            #expect(released.object == nil)  // nothing else holds it: its tasks hold it weakly
             try await waitUntil { client.store.watcherCount == watchers && client.sharedWatches.count == 0 }
 
             // The store changes; nothing fetches for the released observer.
