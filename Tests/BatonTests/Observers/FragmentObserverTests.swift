@@ -33,14 +33,14 @@ struct FragmentObserverTests {
             #expect(released.object == nil)
             try await waitUntil { client.store.watcherCount == watchers }
 
-            // Every change a view reads happens on the main thread.
+            // Every change a view reads happens on the main actor.
             let observer = FragmentObserver<TodoDetails>(client: client, reference: todo)
             let probe = ChangeProbe { _ = observer.data }
             _ = try await client.perform(
                 mutation: ChangeTodoStatusMutation(input: ChangeTodoStatusInput(complete: todo.complete, id: todo.id, userId: "User:1")))
             await until { observer.data?.complete == todo.complete }
             #expect(probe.changes.withLock { $0 } >= 1)
-            #expect(probe.offMainThread.withLock { $0 } == 0)
+            #expect(probe.offMainActor.withLock { $0 } == 0)
         }
     }
 
@@ -64,11 +64,11 @@ struct FragmentObserverTests {
             #expect(user.variables?.count == .some(1))
             #expect(!user.isRefetching)
             #expect(probe.changes.withLock { $0 } >= 1)
-            #expect(probe.offMainThread.withLock { $0 } == 0)
+            #expect(probe.offMainActor.withLock { $0 } == 0)
         }
     }
 
-    @Test func aPaginationObserverLoadsPagesOnTheMainThread() async throws {
+    @Test func aPaginationObserverLoadsPagesOnTheMainActor() async throws {
         try await withExampleServer { server in
             let client = BatonClient(url: server.url)
             let viewer = try #require(try await client.fetch(query: PaginatedTodosQuery(first: 2)).data?.viewer)
@@ -82,7 +82,7 @@ struct FragmentObserverTests {
             #expect(texts(pages.data) == ["Taste JavaScript", "Buy a unicorn", "Learn Relay"])
             #expect(!pages.hasNext && !pages.isLoadingNext)
             #expect(probe.changes.withLock { $0 } >= 1)
-            #expect(probe.offMainThread.withLock { $0 } == 0)
+            #expect(probe.offMainActor.withLock { $0 } == 0)
         }
     }
 

@@ -9,7 +9,7 @@ import Testing
 @Suite("Mutator: one object, isInFlight and completions on the main actor", .timeLimit(.minutes(3)))
 @MainActor
 struct MutatorObserverTests {
-    @Test func isInFlightAndTheCompletionChangeOnTheMainThreadWhileTheMainActorStaysFree() async throws {
+    @Test func isInFlightAndTheCompletionChangeOnTheMainActorWhileTheMainActorStaysFree() async throws {
         try await withExampleServer { server in
             let gate = ResponseGate(holding: [1])
             let client = BatonClient(url: server.url, interceptors: [gate])
@@ -18,7 +18,7 @@ struct MutatorObserverTests {
             let completedOnMain = Locked<Bool?>(nil)
             let commit = mutator.commit(variables: UpvotePostMutation(postId: 1), completion: { result in
                 MainActor.assertIsolated()
-                completedOnMain.withLock { $0 = Thread.isMainThread && (try? result.get()) != nil }
+                completedOnMain.withLock { $0 = MainActorCheck.isCurrent && (try? result.get()) != nil }
             })
             #expect(mutator.isInFlight)
             try await waitUntil { gate.arrivedCount == 1 }
@@ -33,7 +33,7 @@ struct MutatorObserverTests {
             await commit.finished()
             #expect(completedOnMain.withLock { $0 } == true)
             #expect(probe.changes.withLock { $0 } >= 2)  // true, then false
-            #expect(probe.offMainThread.withLock { $0 } == 0)
+            #expect(probe.offMainActor.withLock { $0 } == 0)
         }
     }
 

@@ -1,5 +1,6 @@
 import Baton
 import BatonAPI
+import Dispatch
 import Foundation
 import Observation
 
@@ -14,13 +15,27 @@ func until(_ condition: @escaping @MainActor @Sendable () -> Bool) async {
     }
 }
 
+/// Whether the caller runs on the main actor, checked without trapping: the main actor runs its
+/// jobs on the main dispatch queue, which carries a mark. (Under `swift test` on Linux that queue
+/// is drained by a thread other than the process's first, so `Thread.isMainThread` says false
+/// even on the main actor; the queue is what the main actor is.)
+enum MainActorCheck {
+    private static let key = DispatchSpecificKey<Bool>()
+    private static let marked: Void = DispatchQueue.main.setSpecific(key: key, value: true)
+
+    static var isCurrent: Bool {
+        _ = marked
+        return DispatchQueue.getSpecific(key: key) == true
+    }
+}
+
 /// Follows what `read` reads, as a view would, counting the changes and those that did not
-/// happen on the main thread (checked where the change is made: observation's `onChange` runs
+/// happen on the main actor (checked where the change is made: observation's `onChange` runs
 /// synchronously in the mutation).
 @MainActor
 final class ChangeProbe {
     let changes = Locked(0)
-    let offMainThread = Locked(0)
+    let offMainActor = Locked(0)
     private let read: @MainActor @Sendable () -> Void
 
     init(_ read: @escaping @MainActor @Sendable () -> Void) {
@@ -29,9 +44,10 @@ final class ChangeProbe {
     }
 
     private func track() {
-        withObservationTracking { read() } onChange: { [changes, offMainThread] in
+        _ = MainActorCheck.isCurrent  // marks the main queue before any change
+        withObservationTracking { read() } onChange: { [changes, offMainActor] in
             changes.withLock { $0 += 1 }
-            if !Thread.isMainThread { offMainThread.withLock { $0 += 1 } }
+            if !MainActorCheck.isCurrent { offMainActor.withLock { $0 += 1 } }
             Task { @MainActor in self.track() }
         }
     }

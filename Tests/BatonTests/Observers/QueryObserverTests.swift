@@ -13,7 +13,7 @@ struct QueryObserverTests {
         observer.data?.viewer?.todos.edges?.compactMap { $0?.node?.fragments.todoDetails.text } ?? []
     }
 
-    @Test func loadsThenSucceedsWithEveryChangeOnTheMainThread() async throws {
+    @Test func loadsThenSucceedsWithEveryChangeOnTheMainActor() async throws {
         try await withExampleServer { server in
             let client = BatonClient(url: server.url)
             let observer = QueryObserver(client: client, query: TodoListQuery(first: 10))
@@ -23,7 +23,7 @@ struct QueryObserverTests {
             #expect(observer.state.result?.source == .server)
             #expect(texts(observer) == ["Taste JavaScript", "Buy a unicorn", "Learn Relay"])
             #expect(probe.changes.withLock { $0 } >= 1)
-            #expect(probe.offMainThread.withLock { $0 } == 0)
+            #expect(probe.offMainActor.withLock { $0 } == 0)
 
             // Cached data answers a new observer at once: no loading state.
             let second = QueryObserver(client: client, query: TodoListQuery(first: 10))
@@ -42,7 +42,7 @@ struct QueryObserverTests {
                 mutation: ChangeTodoStatusMutation(input: ChangeTodoStatusInput(complete: !todo.complete, id: todo.id, userId: "User:1")))
             await until { observer.data?.viewer?.todos.edges?.first??.node?.fragments.todoDetails.complete == !todo.complete }
             #expect(observer.state.result?.source == .cache)
-            #expect(probe.offMainThread.withLock { $0 } == 0)
+            #expect(probe.offMainActor.withLock { $0 } == 0)
         }
     }
 
