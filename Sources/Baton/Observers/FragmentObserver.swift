@@ -42,6 +42,7 @@ public final class FragmentObserver<F: Fragment> {
     /// already follows that record with those variables on that client.
     public func load(_ reference: some SelectionSet, client: BatonClient, variables: JSONObject = [:]) {
         guard let id = client.recordID(of: reference, schema: F.__schema) else {
+            if recordID == nil, self.client === client, error != nil { return }  // already says so
             recordID = nil
             self.client = client
             tasks.replace("watch", with: nil)

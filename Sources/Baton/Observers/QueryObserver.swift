@@ -67,11 +67,11 @@ public final class QueryObserver<Query: GraphQLQuery> {
 
     /// Follows `query` on `client` (with `cachePolicy`, or the observer's): nothing happens when
     /// it already follows the same query, variables, client and policy, so calling this on every
-    /// view update is cheap. Another query starts over from `.loading`, unless the store answers
-    /// it at once.
+    /// view update is cheap (a failed query is not fetched again here: ``refetch(cachePolicy:)``
+    /// does that). Another query starts over from `.loading`, unless the store answers it at once.
     public func load(_ query: Query, client: BatonClient, cachePolicy: CachePolicy? = nil) {
         let policy = cachePolicy ?? self.cachePolicy
-        if let current = self.query, self.client === client, policy == self.cachePolicy, !watchEnded,
+        if let current = self.query, self.client === client, policy == self.cachePolicy,
             current.variablesJSON == query.variablesJSON
         {
             return

@@ -125,6 +125,8 @@ struct QueryObserverTests {
         let observer = QueryObserver(client: client, query: TodoListQuery(first: 10))
         await until { observer.state.isFailure }
         #expect(client.sharedWatches.count == 0)  // a failed watch is forgotten
+        observer.load(TodoListQuery(first: 10), client: client)  // a view update: no new fetch
+        #expect(client.sharedWatches.count == 0)
         await #expect(throws: BatonError.self) { try await observer.refetch() }
         #expect(observer.state.isFailure)
     }
