@@ -71,14 +71,15 @@ final class SharedQueryWatch<Query: GraphQLQuery>: Sendable {
 
     private let state = Locked(State())
 
+    /// Adds a listener and gives it the newest event, under the lock, so a broadcast running
+    /// meanwhile cannot be overtaken by an older event (yielding calls no code of ours).
     func add(_ continuation: AsyncStream<QueryWatchEvent<Query.Data>>.Continuation) -> Int {
-        let (id, latest) = state.withLock { state in
+        state.withLock { state in
             defer { state.nextListener += 1 }
             state.listeners[state.nextListener] = continuation
-            return (state.nextListener, state.latest)
+            if let latest = state.latest { continuation.yield(latest) }
+            return state.nextListener
         }
-        if let latest { continuation.yield(latest) }
-        return id
     }
 
     /// Removes a listener; true when it was the last.
@@ -119,10 +120,9 @@ final class SharedQueryWatch<Query: GraphQLQuery>: Sendable {
     }
 
     private func broadcast(_ event: QueryWatchEvent<Query.Data>) {
-        let listeners = state.withLock { state in
+        state.withLock { state in
             state.latest = event
-            return Array(state.listeners.values)
+            for listener in state.listeners.values { listener.yield(event) }
         }
-        for listener in listeners { listener.yield(event) }
     }
 }
