@@ -46,6 +46,9 @@ public enum BatonError: Error, Sendable, CustomStringConvertible {
     /// protocol, a part with top-level `errors` (and no `payload`). GraphQL errors of an event
     /// are not this: they come as a result whose `errors` are set.
     case subscriptionFailed(operationName: String, errors: [GraphQLError])
+    /// A mutator had no client to send with: `@Mutation` outside a view given one with
+    /// `.batonClient(_:)`.
+    case noClient(operationName: String)
 
     /// What went wrong and where, in a sentence (`hero.friends[2].name: expected String, found Int 42`).
     public var description: String {
@@ -89,6 +92,8 @@ public enum BatonError: Error, Sendable, CustomStringConvertible {
             return "\(name): the consumer fell \(limit) events behind; the subscription was stopped"
         case .subscriptionFailed(let name, let errors):
             return "\(name): the server ended the subscription: " + errors.map(\.message).joined(separator: "; ")
+        case .noClient(let name):
+            return "\(name): no client to send it with; give the view one with .batonClient(_:)"
         }
     }
 }

@@ -198,7 +198,8 @@ public enum CodeGenerator {
                 // Mapped providers of the refetch query's provided variables give their values
                 // with the defaults (pagination sends the defaults as variables).
                 var provided: [(name: String, expression: String)] = []
-                if let query = documents.operations.first(where: { $0.name?.value == refetchable.queryName }) {
+                let refetchQuery = documents.operations.first { $0.name?.value == refetchable.queryName }
+                if let query = refetchQuery {
                     for variable in DocumentPrinter.providedVariables(query, fragments: documents.fragments, arguments: fragmentArguments) {
                         guard let providerType = options.providedVariables[variable.provider],
                             let type = operationRenderer.inputType(variable.type)
@@ -207,6 +208,14 @@ public enum CodeGenerator {
                     }
                 }
                 renderRefetchable(refetchable, provided: provided, into: &writer)
+                if let refetchQuery {
+                    writer.line()
+                    do throws(CodegenError) {
+                        try FragmentVariablesRenderer(operations: operationRenderer).render(refetchable, query: refetchQuery, into: &writer)
+                    } catch {
+                        errors.append(error)
+                    }
+                }
             }
             units.append(("Fragments/\(name).swift", documents.sourcePaths["fragment " + name] ?? "", writer.text))
         }

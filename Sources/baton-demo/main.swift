@@ -186,6 +186,54 @@ await tour.step("11. A subscription over a WebSocket (graphql-transport-ws): cou
     return lines + ["the server completed the subscription"]
 }
 
+await tour.step("12. Observers, driven as SwiftUI views drive them (@Query, @FragmentData, @Mutation, @PaginationFragment)") {
+    // A fresh store, so the query starts from .loading. Each line is what a view shows, printed
+    // when it changes.
+    let app = BatonClient(url: server.url)
+    let log = ViewLog()
+    let todos = QueryObserver(client: app, query: PaginatedTodosQuery(first: 2))
+    log.follow("query") {
+        switch todos.state {
+        case .loading: return "loading"
+        case .failure(let error): return "failure: \(error)"
+        case .success(let result):
+            let edges = result.data?.viewer?.fragments.todoListPagination_user.todos.edges ?? []
+            let items = edges.compactMap { $0?.node?.fragments.todoDetails }
+            return "success (\(result.source)): " + items.map { "\($0.complete ? "[x]" : "[ ]") \($0.text)" }.joined(separator: ", ")
+        }
+    }
+    await log.until { todos.data != nil }
+    let viewer = try tour.require(todos.data?.viewer, "the viewer")
+    let todo = try tour.require(viewer.fragments.todoListPagination_user.todos.edges?.first??.node?.fragments.todoDetails, "a todo")
+
+    // A row of the list: its fragment, and a mutation whose isInFlight disables its toggle.
+    let row = FragmentObserver<TodoDetails>(client: app, reference: todo)
+    log.follow("row") { row.data.map { "\($0.complete ? "[x]" : "[ ]") \($0.text)" } ?? "no data" }
+    let changeStatus = Mutator<ChangeTodoStatusMutation>(client: app)
+    log.follow("toggle") { changeStatus.isInFlight ? "disabled (in flight)" : "enabled" }
+    let commit = changeStatus.commit(
+        variables: ChangeTodoStatusMutation(input: ChangeTodoStatusInput(complete: !todo.complete, id: todo.id, userId: "User:1")))
+    await log.until { log.lines.contains("toggle: disabled (in flight)") }
+    await commit.finished()
+    await log.until { row.data?.complete == !todo.complete && log.lines.last { $0.hasPrefix("toggle") } == "toggle: enabled" }
+
+    // The list's pages.
+    let pages = PaginationObserver<TodoListPagination_user>(client: app, reference: viewer, variables: .init(count: 2))
+    log.follow("pages") {
+        "\(pages.data?.todos.edges?.count ?? 0) todos, hasNext \(pages.hasNext)" + (pages.isLoadingNext ? ", loading the next page" : "")
+    }
+    try await pages.loadNext(2)
+    await log.until { log.lines.contains("pages: 3 todos, hasNext false") }
+
+    let lines = log.lines
+    try tour.check(lines.first == "query: loading", "the query to start loading, got \(lines)")
+    try tour.check(lines.contains { $0.hasPrefix("query: success (server)") }, "the server's answer")
+    try tour.check(lines.contains("toggle: disabled (in flight)") && lines.last { $0.hasPrefix("toggle") } == "toggle: enabled",
+        "isInFlight true, then false, got \(lines)")
+    try tour.check(lines.contains("pages: 3 todos, hasNext false"), "a second page, got \(lines)")
+    return lines
+}
+
 await server.stop()
 print(tour.summary)
 exit(tour.failures == 0 ? 0 : 1)

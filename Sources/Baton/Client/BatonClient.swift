@@ -28,6 +28,8 @@ public final class BatonClient: Sendable {
     public let logger: Logger
     /// Where each operation's span and metrics go (the bootstrapped tracer and metrics by default).
     public let telemetry: BatonTelemetry
+    /// The watches that query observers share (one per query, variables and cache policy).
+    let sharedWatches = SharedQueryWatches()
 
     /// A client over HTTP to `url`, with optional fixed headers, interceptors, a preflight step
     /// that runs after them (before the persisted-query step), and a store (in memory by default,

@@ -26,6 +26,14 @@ extension BatonClient {
         return watch(fragment: fragment, id: id, variables: variables)
     }
 
+    /// Keeps a `@refetchable` fragment's data live, with typed variables (`nil`: the fragment's
+    /// defaults).
+    public func watch<F: RefetchableFragment>(
+        fragment: F.Type, from reference: some SelectionSet, variables: F.Variables?
+    ) -> AsyncThrowingStream<F, any Error> {
+        watch(fragment: fragment, from: reference, variables: variables?.variablesJSON ?? [:])
+    }
+
     /// Keeps a fragment's data live on the record `id`.
     public func watch<F: Fragment>(fragment: F.Type, id: DataID, variables: JSONObject = [:]) -> AsyncThrowingStream<F, any Error> {
         AsyncThrowingStream { continuation in
@@ -58,5 +66,49 @@ extension BatonClient {
         var result = refetchable.argumentDefaults
         for (name, value) in given { result[name] = value }
         return result
+    }
+}
+
+extension BatonClient {
+    /// A paginated fragment kept live from the object `reference` stands for (data read from a
+    /// result; it needs `__id` or a cache key). `variables` are the fragment's own (`nil`: its
+    /// defaults; pass the values the spread gave with `@arguments` when they differ).
+    @MainActor
+    public func paginate<F: PaginatedFragment>(
+        _ fragment: F.Type, from reference: some SelectionSet, variables: F.Variables? = nil
+    ) throws -> PaginationObserver<F> {
+        let observer = PaginationObserver<F>(client: self, reference: reference, variables: variables)
+        if let error = observer.error { throw error }
+        return observer
+    }
+
+    /// Fetches a `@refetchable` fragment's object again with new values for its variables, and
+    /// returns the fragment as the store then holds it.
+    public func refetch<F: RefetchableFragment>(
+        _ fragment: F.Type, from reference: some SelectionSet, variables: F.Variables
+    ) async throws -> F {
+        guard let id = recordID(of: reference, schema: F.__schema) else { throw Self.noRecordID(F.self) }
+        let fragmentVariables = Self.fragmentVariables(F.self, variables.variablesJSON)
+        var values = fragmentVariables
+        if F.refetchRoot == .node {
+            guard let objectID = reference.jsonObject["id"] else {
+                throw BatonError.fragmentReference(fragmentName: F.fragmentName, reason: "the data given has no id to refetch with")
+            }
+            values["id"] = objectID
+        }
+        let result = try await fetch(query: RefetchOperation<F.RefetchQuery>(values: values), cachePolicy: .fetchIgnoringCacheData)
+        let read = store.read(OperationDescriptor(fragment: F.self, id: id, variables: fragmentVariables))
+        guard !read.isMissing, let object = read.data else {
+            if let errors = result.errors, !errors.isEmpty {
+                throw BatonError.fragmentReference(
+                    fragmentName: F.fragmentName, reason: "refetch failed: " + errors.map(\.message).joined(separator: "; "))
+            }
+            throw BatonError.cacheMiss(operationName: F.RefetchQuery.operationName)
+        }
+        do {
+            return try F(jsonObject: object, variables: fragmentVariables)
+        } catch {
+            throw BatonError.dataMismatch(operationName: F.RefetchQuery.operationName, error)
+        }
     }
 }

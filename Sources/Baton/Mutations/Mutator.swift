@@ -5,7 +5,9 @@ import Observation
 
 /// Commits one kind of mutation, Relay style: an optimistic response and updater show the
 /// result at once, the server's payload replaces it (directive handlers, then `updater`), and a
-/// failure or cancellation rolls it back exactly. `isInFlight` is observable.
+/// failure or cancellation rolls it back exactly. `isInFlight` is observable; it and the
+/// completion change and run on the main actor, while the request and the store's work happen
+/// elsewhere.
 ///
 /// ```swift
 /// let changeStatus = client.mutator(ChangeTodoStatusMutation.self)
@@ -17,33 +19,35 @@ import Observation
 ///
 /// Add conveniences for one operation in an extension:
 /// `extension Mutator where Operation == ChangeTodoStatusMutation { func commit(todo:complete:) … }`.
-public final class Mutator<Operation: GraphQLMutation>: Observable, Sendable {
+/// In SwiftUI, `@Mutation` keeps one in the view's state.
+@MainActor
+@Observable
+public final class Mutator<Operation: GraphQLMutation> {
     /// Edits the store with the mutation's data (`nil` for an optimistic updater without a response).
     public typealias Updater = @Sendable (RecordSourceProxy, Operation.Data?) -> Void
-    /// Called once with the server's result or the error.
-    public typealias Completion = @Sendable (Result<GraphQLResult<Operation.Data>, any Error>) -> Void
+    /// Called once, on the main actor, with the server's result or the error.
+    public typealias Completion = @MainActor (Result<GraphQLResult<Operation.Data>, any Error>) -> Void
 
-    /// The client that sends the mutation and owns the store it updates.
-    public let client: BatonClient
-    private let registrar = ObservationRegistrar()
-    private let inFlight = Locked(0)
+    /// The client that sends the mutation and owns the store it updates (`nil` until `@Mutation`
+    /// gets one from the environment).
+    @ObservationIgnored public private(set) var client: BatonClient?
+    private var inFlight = 0
 
     /// A mutator for `client`; `client.mutator(_:)` makes one too.
     public init(client: BatonClient) {
         self.client = client
     }
 
-    /// Whether any commit of this mutator is waiting for the server. Observable.
-    public var isInFlight: Bool {
-        registrar.access(self, keyPath: \.isInFlight)
-        return inFlight.withLock { $0 > 0 }
+    /// A mutator without a client yet: `@Mutation` gives it the environment's.
+    init() {}
+
+    /// Gives the mutator its client (the SwiftUI wrapper's environment client).
+    func use(_ client: BatonClient?) {
+        if let client, self.client !== client { self.client = client }
     }
 
-    private func changeInFlight(by delta: Int) {
-        registrar.withMutation(of: self, keyPath: \.isInFlight) {
-            inFlight.withLock { $0 += delta }
-        }
-    }
+    /// Whether any commit of this mutator is waiting for the server. Observable.
+    public var isInFlight: Bool { inFlight > 0 }
 
     /// Commits with an optimistic response given as typed data.
     @discardableResult
@@ -86,6 +90,10 @@ public final class Mutator<Operation: GraphQLMutation>: Observable, Sendable {
         _ operation: Operation, optimistic: Result<JSONObject?, any Error>, _ optimisticUpdater: Updater?,
         _ updater: Updater?, _ completion: Completion?
     ) -> MutationCommit {
+        guard let client else {
+            completion?(.failure(BatonError.noClient(operationName: Operation.operationName)))
+            return MutationCommit(task: nil, store: nil, optimisticUpdate: nil)
+        }
         let store = client.store
         let descriptor = OperationDescriptor(operation: operation)
         let variables = operation.variablesJSON
@@ -106,33 +114,45 @@ public final class Mutator<Operation: GraphQLMutation>: Observable, Sendable {
             }
             layer = store.applyOptimisticUpdate(data: optimisticData, for: descriptor, updater: typedUpdater)
         }
-        changeInFlight(by: 1)
+        inFlight += 1
         let appliedLayer = layer
         let task = Task {
-            defer { self.changeInFlight(by: -1) }
-            do {
-                try Task.checkCancellation()
-                let response = try await self.client.sendObserved(operation)
-                try Task.checkCancellation()
-                let result = try response.result(for: operation, source: .server)
-                let payloadUpdater = updater.map { updater in
-                    { @Sendable (proxy: RecordSourceProxy, json: JSONObject) in
-                        updater(proxy, try? Operation.Data(jsonObject: json, variables: variables))
-                    }
-                }
-                if let data = response.body["data"]?.objectValue {
-                    let errorPaths = result.errors?.compactMap(\.path) ?? []
-                    store.publish(data: data, for: descriptor, errorPaths: errorPaths, updater: payloadUpdater, replacing: appliedLayer)
-                } else if let appliedLayer {
-                    store.revertOptimisticUpdate(appliedLayer)
-                }
-                completion?(.success(self.client.readBackIfNeeded(result, for: operation, response: response)))
-            } catch {
-                if let appliedLayer { store.revertOptimisticUpdate(appliedLayer) }
-                completion?(.failure(error))
-            }
+            let outcome = await Self.send(operation, client: client, descriptor: descriptor, updater: updater, replacing: appliedLayer)
+            self.inFlight -= 1
+            completion?(outcome)
         }
         return MutationCommit(task: task, store: store, optimisticUpdate: appliedLayer)
+    }
+
+    /// Sends the mutation and publishes its payload (or rolls the optimistic layer back), off
+    /// the main actor.
+    nonisolated private static func send(
+        _ operation: Operation, client: BatonClient, descriptor: OperationDescriptor, updater: Updater?,
+        replacing appliedLayer: OptimisticUpdate?
+    ) async -> Result<GraphQLResult<Operation.Data>, any Error> {
+        let store = client.store
+        let variables = operation.variablesJSON
+        do {
+            try Task.checkCancellation()
+            let response = try await client.sendObserved(operation)
+            try Task.checkCancellation()
+            let result = try response.result(for: operation, source: .server)
+            let payloadUpdater = updater.map { updater in
+                { @Sendable (proxy: RecordSourceProxy, json: JSONObject) in
+                    updater(proxy, try? Operation.Data(jsonObject: json, variables: variables))
+                }
+            }
+            if let data = response.body["data"]?.objectValue {
+                let errorPaths = result.errors?.compactMap(\.path) ?? []
+                store.publish(data: data, for: descriptor, errorPaths: errorPaths, updater: payloadUpdater, replacing: appliedLayer)
+            } else if let appliedLayer {
+                store.revertOptimisticUpdate(appliedLayer)
+            }
+            return .success(client.readBackIfNeeded(result, for: operation, response: response))
+        } catch {
+            if let appliedLayer { store.revertOptimisticUpdate(appliedLayer) }
+            return .failure(error)
+        }
     }
 }
 
@@ -140,14 +160,14 @@ public final class Mutator<Operation: GraphQLMutation>: Observable, Sendable {
 /// the request, its response is ignored.
 public struct MutationCommit: Sendable {
     let task: Task<Void, Never>?
-    let store: Store
+    let store: Store?
     let optimisticUpdate: OptimisticUpdate?
 
     /// Cancels the commit: its optimistic update is removed at once, and a response that still
     /// arrives is not applied; the completion gets a `CancellationError`.
     public func cancel() {
         task?.cancel()
-        if let optimisticUpdate { store.revertOptimisticUpdate(optimisticUpdate) }
+        if let optimisticUpdate { store?.revertOptimisticUpdate(optimisticUpdate) }
     }
 
     /// Waits until the commit has finished (its completion has run).
@@ -156,50 +176,8 @@ public struct MutationCommit: Sendable {
 
 extension BatonClient {
     /// A mutator for one mutation type.
+    @MainActor
     public func mutator<Operation: GraphQLMutation>(_ type: Operation.Type) -> Mutator<Operation> {
         Mutator(client: self)
     }
 }
-
-/// Gives a ``Mutator`` as a property: `@Mutation(client: client) var addTodo: Mutator<AddTodoMutation>`.
-/// Where SwiftUI exists, `@Mutation var addTodo: Mutator<AddTodoMutation>` reads the client from
-/// the environment (`.environment(\.batonClient, client)`).
-@propertyWrapper
-public struct Mutation<Operation: GraphQLMutation>: Sendable {
-    private let explicit: Mutator<Operation>?
-    #if canImport(SwiftUI)
-        @Environment(\.batonClient) private var environmentClient
-    #endif
-
-    /// A wrapper whose mutator uses `client`.
-    public init(client: BatonClient) {
-        explicit = Mutator(client: client)
-    }
-
-    /// The mutator: for the given client, or the environment's.
-    public var wrappedValue: Mutator<Operation> {
-        if let explicit { return explicit }
-        #if canImport(SwiftUI)
-            guard let environmentClient else {
-                preconditionFailure("@Mutation needs a client: set .environment(\\.batonClient, client) or pass one")
-            }
-            return Mutator(client: environmentClient)
-        #else
-            return explicit!
-        #endif
-    }
-}
-
-#if canImport(SwiftUI)
-    import SwiftUI
-
-    extension Mutation: DynamicProperty {
-        /// A wrapper whose mutator uses the environment's `batonClient`.
-        public init() { explicit = nil }
-    }
-
-    extension EnvironmentValues {
-        /// The client `@Mutation` uses.
-        @Entry public var batonClient: BatonClient? = nil
-    }
-#endif

@@ -12,6 +12,8 @@ public enum RefetchRoot: String, Sendable, Hashable {
 /// fragment's object again with new values for the fragment's variables.
 public protocol RefetchableFragment: Fragment {
     associatedtype RefetchQuery: GraphQLQuery
+    /// The fragment's variables, typed: what `refetch` takes (codegen writes the struct).
+    associatedtype Variables: FragmentVariables
     /// Where the refetch query finds the fragment's object.
     static var refetchRoot: RefetchRoot { get }
     /// Literal defaults of the fragment's own variables (`@argumentDefinitions`).

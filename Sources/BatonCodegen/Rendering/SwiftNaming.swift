@@ -26,9 +26,9 @@ enum SwiftNaming {
     static let moduleNames: Set<String> = ["BatonAPI", "Swift"]
 
     /// Names of members that generated types declare (an operation's `Data`, a selection set's
-    /// `Fragments`, a refetchable fragment's `RefetchQuery`): inside those types they hide a
-    /// top-level type of the same name, which generated code then reaches through `__Name`.
-    static let memberTypeNames: Set<String> = ["Data", "Fragments", "RefetchQuery"]
+    /// `Fragments`, a refetchable fragment's `RefetchQuery` and `Variables`): inside those types
+    /// they hide a top-level type of the same name, which generated code then reaches through `__Name`.
+    static let memberTypeNames: Set<String> = ["Data", "Fragments", "RefetchQuery", "Variables"]
 
     /// How generated code refers to a top-level generated type (a fragment, or a schema type
     /// outside a namespace): its name, or `__Name` when a member type could hide it. GraphQL

@@ -40,6 +40,7 @@ final class ResponseGate: GraphQLInterceptor, @unchecked Sendable {
 }
 
 @Suite("Mutations, connections and optimistic updates against the example server's todos")
+@MainActor
 struct TodoMutationTests {
     let viewer: DataID = "User:1"
 
@@ -201,7 +202,7 @@ struct TodoMutationTests {
             let open = try #require(list.data?.viewer?.todos.edges?.compactMap { $0?.node }.filter { !$0.complete })
             try #require(open.count >= 2)
             let mutator = client.mutator(ChangeTodoStatusMutation.self)
-            func toggle(_ id: String) -> MutationCommit {
+            @MainActor func toggle(_ id: String) -> MutationCommit {
                 mutator.commit(
                     variables: ChangeTodoStatusMutation(input: ChangeTodoStatusInput(complete: true, id: id, userId: "User:1")),
                     optimisticUpdater: { store, _ in store.get(DataID(id))?.setValue(true, "complete").setValue("optimistic", "text") })
@@ -277,7 +278,7 @@ struct TodoMutationTests {
             let client = BatonClient(url: server.url, interceptors: [gate])
             let mutator = client.mutator(UpvotePostMutation.self)
             let changes = Locked(0)
-            func observe() {
+            @MainActor func observe() {
                 withObservationTracking { _ = mutator.isInFlight } onChange: { changes.withLock { $0 += 1 } }
             }
             observe()

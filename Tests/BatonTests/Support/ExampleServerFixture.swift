@@ -3,10 +3,12 @@ import BatonExampleServer
 import Foundation
 
 /// Runs `body` against a fresh example server on an ephemeral loopback port (its persisted
-/// queries and WebSockets as given), then stops it.
+/// queries and WebSockets as given), then stops it. `body` runs in the caller's isolation (a
+/// main-actor test's body stays on the main actor).
 func withExampleServer<T>(
     persistedQueries: PersistedQueryStore = PersistedQueryStore(),
     webSocket: WebSocketOptions = WebSocketOptions(),
+    isolation: isolated (any Actor)? = #isolation,
     _ body: (RunningExampleServer) async throws -> T
 ) async throws -> T {
     let server = try await ExampleServer.start(persistedQueries: persistedQueries, webSocket: webSocket)

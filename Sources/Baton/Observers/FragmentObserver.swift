@@ -1,0 +1,116 @@
+import BatonAPI
+import BatonStore
+import Observation
+
+/// A fragment's data kept live for a view, Relay's `useFragment`: `data` is the fragment read
+/// from the store for the object a reference stands for (data read from a result, with `__id`
+/// or a cache key), and changes on the main actor whenever its records change. Releasing the
+/// observer stops its store watch.
+///
+/// ```swift
+/// let todo = FragmentObserver<TodoDetails>(client: client, reference: edge.node!)
+/// print(todo.data?.text ?? "", todo.data?.complete ?? false)   // observable
+/// ```
+///
+/// In SwiftUI, `@Fragment` keeps one in the view's state.
+@MainActor
+@Observable
+public final class FragmentObserver<F: Fragment> {
+    /// The fragment as the store holds it now; `nil` while the store lacks its data. Observable.
+    public private(set) var data: F?
+    /// Why there is no data to follow (a reference without a record ID). Observable.
+    public private(set) var error: (any Error)?
+
+    /// The record followed (`nil` until ``load(_:client:variables:)``).
+    @ObservationIgnored public private(set) var recordID: DataID?
+    @ObservationIgnored private(set) var client: BatonClient?
+    @ObservationIgnored private var variables = JSONObject()
+    private let tasks = ObserverTasks()
+    @ObservationIgnored private var generation = 0
+
+    /// Follows the fragment on the object `reference` stands for, with the fragment's
+    /// `variables` (its own `@argumentDefinitions` fall back to their defaults).
+    public init(client: BatonClient, reference: some SelectionSet, variables: JSONObject = [:]) {
+        load(reference, client: client, variables: variables)
+    }
+
+    /// An observer that follows nothing until ``load(_:client:variables:)`` (what `@Fragment`
+    /// makes before the environment gives it a client).
+    public init() {}
+
+    /// Follows the fragment on the object `reference` stands for: nothing happens when it
+    /// already follows that record with those variables on that client.
+    public func load(_ reference: some SelectionSet, client: BatonClient, variables: JSONObject = [:]) {
+        guard let id = client.recordID(of: reference, schema: F.__schema) else {
+            if recordID == nil, self.client === client, error != nil { return }  // already says so
+            recordID = nil
+            self.client = client
+            tasks.replace("watch", with: nil)
+            data = nil
+            error = BatonClient.noRecordID(F.self)
+            return
+        }
+        load(id: id, client: client, variables: variables)
+    }
+
+    /// What `@FragmentData` calls before each view update: follows with the environment's
+    /// client, or reports ``BatonError/noClient(operationName:)`` when the view has none.
+    func load(_ reference: some SelectionSet, client: BatonClient?, variables: JSONObject) {
+        guard let client else {
+            if error == nil { error = BatonError.noClient(operationName: F.fragmentName) }
+            return
+        }
+        load(reference, client: client, variables: variables)
+    }
+
+    /// Follows the fragment on the record `id`.
+    public func load(id: DataID, client: BatonClient, variables: JSONObject = [:]) {
+        let values = BatonClient.fragmentVariables(F.self, variables)
+        if recordID == id, self.client === client, self.variables == values { return }
+        recordID = id
+        self.client = client
+        self.variables = values
+        error = nil
+        generation += 1
+        let generation = self.generation
+        // The store's data now: a view shows it on its first frame.
+        data = client.readFragment(F.self, id: id, variables: values)
+        let updates = client.watch(fragment: F.self, id: id, variables: values)
+        tasks.replace(
+            "watch",
+            with: Task { [weak self] in
+                do {
+                    for try await fragment in updates {
+                        guard let self, generation == self.generation else { return }
+                        if self.data != fragment { self.data = fragment }
+                    }
+                } catch {}
+            })
+    }
+
+    /// Reads the fragment from the store again now (after a fetch that published to it), without
+    /// waiting for the watch to deliver it.
+    func refresh() {
+        guard let client, let recordID, let fragment = client.readFragment(F.self, id: recordID, variables: variables) else { return }
+        if data != fragment { data = fragment }
+    }
+
+    /// The variables the fragment is read with (its defaults under those given).
+    var currentVariables: JSONObject { variables }
+}
+
+extension FragmentObserver where F: RefetchableFragment {
+    /// Follows a `@refetchable` fragment with typed variables (`nil`: the fragment's defaults).
+    public convenience init(client: BatonClient, reference: some SelectionSet, variables: F.Variables?) {
+        self.init(client: client, reference: reference, variables: variables?.variablesJSON ?? [:])
+    }
+}
+
+extension BatonClient {
+    /// The fragment on record `id` as the store holds it now, or `nil` when its data is missing.
+    func readFragment<F: Fragment>(_: F.Type, id: DataID, variables: JSONObject) -> F? {
+        let read = store.read(OperationDescriptor(fragment: F.self, id: id, variables: variables))
+        guard !read.isMissing, let object = read.data else { return nil }
+        return try? F(jsonObject: object, variables: variables)
+    }
+}
