@@ -66,7 +66,7 @@ struct FormatTests {
     @Test func storedRecordsDecodeAsTheGeneralParserReadsThem() throws {
         let scalars: [JSONValue] = [
             "plain", "", #"quote " and backslash \ and\nnewline"#, "tab\t and \u{e9} escaped", "Grüße, 日本, 🎉", "\u{1}",
-            0, 7, -7, 123_456_789_012_345_678, Int.max, Int.min, 1.5, -0.25, 1e300,
+            0, 7, -7, 123_456_789_012_345_678, .int(Int.max), .int(Int.min), 1.5, -0.25, 1e300,
             true, false, .null, ["a", 1, ["nested": [true]]], ["key": "va\"lue", "list": [1, 2.5, .null]],
         ]
         var record = Record(id: "Issue:1 \"quoted\"", typename: "Issue")
