@@ -479,25 +479,24 @@ public enum JSONScanner {
 
 extension JSONParser {
     fileprivate static func value(in bytes: UnsafeRawBufferPointer, at offset: inout Int) -> JSONValue? {
-        var parser = JSONParser(bytes: bytes)
-        parser.position = offset
-        do throws(JSONParseError) {
-            let value = try parser.parseValue()
-            offset = parser.position
-            return value
-        } catch {
-            return nil
-        }
+        scan(bytes, at: &offset) { parser throws(JSONParseError) in try parser.parseValue() }
     }
 
     fileprivate static func string(in bytes: UnsafeRawBufferPointer, at offset: inout Int) -> String? {
         guard offset < bytes.count, bytes[offset] == UInt8(ascii: "\"") else { return nil }
+        return scan(bytes, at: &offset) { parser throws(JSONParseError) in try parser.parseString() }
+    }
+
+    /// Runs `parse` from `offset`, moving `offset` past what it read; `nil` on an error.
+    private static func scan<T>(
+        _ bytes: UnsafeRawBufferPointer, at offset: inout Int, _ parse: (inout JSONParser) throws(JSONParseError) -> T
+    ) -> T? {
         var parser = JSONParser(bytes: bytes)
         parser.position = offset
         do throws(JSONParseError) {
-            let string = try parser.parseString()
+            let result = try parse(&parser)
             offset = parser.position
-            return string
+            return result
         } catch {
             return nil
         }
