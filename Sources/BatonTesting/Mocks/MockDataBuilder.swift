@@ -38,6 +38,14 @@ struct MockDataBuilder {
                     object[key] = .string(mock.__typename)
                     continue
                 }
+                if field.name == "__id" {
+                    // The store's record ID: `Typename:id` when the mock has an id (the store's
+                    // default cache key), else a client ID of the path.
+                    let id = (mock._value(forField: "id").flatMap(Self.unwrap) as? any SelectionSetWritableValue)?._selectionSetJSON
+                    let identifier = id.flatMap { $0.stringValue ?? $0.intValue.map(String.init) }
+                    object[key] = .string(identifier.map { "\(mock.__typename):\($0)" } ?? "client:mock:\(path)")
+                    continue
+                }
                 let value = mock._value(forField: field.name)
                 if value == nil, lenient || applies == nil { continue }
                 let json = try self.value(value, type: field.type, selections: field.selections, path: path.appending(key))
