@@ -148,6 +148,9 @@ let package = Package(
         // Test support shared by the test targets: blocking work (child processes) off Swift's
         // cooperative pool.
         .target(name: "BatonTestSupport", path: "Tests/BatonTestSupport"),
+        // The example API's test mocks, as `baton generate --only-test-mocks` writes them (an app
+        // keeps its mocks in a target of their own too: they import BatonTesting).
+        .target(name: "BatonExampleMocks", dependencies: ["BatonTesting", "BatonExampleAPI"], path: "Tests/BatonExampleMocks"),
         .testTarget(
             name: "BatonStoreTests",
             dependencies: ["BatonStore", "BatonSQLite", "BatonExampleAPI", "baton-cache-stress", "BatonTestSupport"]
@@ -183,7 +186,7 @@ let package = Package(
             name: "BatonTests",
             dependencies: [
                 "Baton", "BatonAPI", "BatonSQLite", "BatonWebSocket", "BatonExampleAPI", "BatonExampleServer", "BatonAsyncHTTPClient",
-                "BatonTesting", "BatonTestSupport",
+                "BatonTesting", "BatonExampleMocks", "BatonTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "WSClient", package: "swift-websocket"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),

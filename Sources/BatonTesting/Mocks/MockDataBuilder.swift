@@ -4,8 +4,10 @@ import BatonAPI
 struct MockDataBuilder {
     let variables: JSONObject
 
+    /// The object for `selections`; it has `__typename` where they select it (generated
+    /// selections do on every object but the root), as a server's response would.
     func object(from mock: any AnyMock, selections: [Selection], path: ResponsePath) throws(MockDataError) -> JSONObject {
-        var object: JSONObject = ["__typename": .string(mock.__typename)]
+        var object = JSONObject()
         try collect(selections, from: mock, lenient: false, path: path, into: &object)
         return object
     }
@@ -41,7 +43,7 @@ struct MockDataBuilder {
                 if field.name == "__id" {
                     // The store's record ID: `Typename:id` when the mock has an id (the store's
                     // default cache key), else a client ID of the path.
-                    let id = (mock._value(forField: "id").flatMap(Self.unwrap) as? any SelectionSetWritableValue)?._selectionSetJSON
+                    let id = (mock._value(forField: "id").flatMap { Self.unwrap($0) } as? any SelectionSetWritableValue)?._selectionSetJSON
                     let identifier = id.flatMap { $0.stringValue ?? $0.intValue.map(String.init) }
                     object[key] = .string(identifier.map { "\(mock.__typename):\($0)" } ?? "client:mock:\(path)")
                     continue

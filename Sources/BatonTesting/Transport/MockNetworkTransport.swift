@@ -4,7 +4,7 @@ import BatonStore
 
 /// A transport for tests that never touches the network: it answers each operation with the
 /// next response enqueued for its type, else with its handler, and records every request it
-/// saw. Give it to a real ``Baton/BatonClient`` (and store) to test an app's GraphQL code with no server.
+/// saw. Give it to a real `BatonClient` (and store) to test an app's GraphQL code with no server.
 ///
 /// ```swift
 /// let transport = MockNetworkTransport()
@@ -87,14 +87,18 @@ public final class MockNetworkTransport: UploadingNetworkTransport, Subscription
         state.withLock { $0.requests.removeAll() }
     }
 
+    /// Answers with the next response enqueued for the operation's type, else the handler's.
     public func send<Operation: GraphQLOperation>(operation: Operation) async throws -> GraphQLResponse {
         try await answer(MockRequest(operation: operation), type: Operation.self)
     }
 
+    /// Answers an upload as ``send(operation:)`` does; the request records the files.
     public func upload<Operation: GraphQLOperation>(operation: Operation, files: [GraphQLFile]) async throws -> GraphQLResponse {
         try await answer(MockRequest(operation: operation, files: files), type: Operation.self)
     }
 
+    /// Every response enqueued for the subscription's type, in order, then the end (or the first
+    /// enqueued failure).
     public func subscribe<Subscription: GraphQLSubscription>(subscription: Subscription) -> AsyncThrowingStream<GraphQLResponse, any Error> {
         let request = MockRequest(operation: subscription)
         let replies = state.withLock { state in

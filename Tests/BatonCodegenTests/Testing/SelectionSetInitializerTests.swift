@@ -59,8 +59,13 @@ struct SelectionSetInitializerTests {
         let publication = Result.AsPublication(__typename: "Magazine", title: "Quarterly")
         #expect(publication.__typename == "Magazine")
         let result = Result(__typename: "Magazine")
-        #expect(result.asMagazine == nil)  // `issue` is missing: a type case needs its fields
         #expect(result.asBook == nil)
+        // The field's own struct does not have the type case's fields: a Magazine needs `issue`,
+        // so build it as `AsMagazine(…).asRootEntityType`.
+        let error = #expect(throws: SelectionSetDecodingError.self) {
+            try SearchQuery.Data(jsonObject: SearchQuery.Data(results: [result]).jsonObject, variables: ["skipTags": false])
+        }
+        #expect(error?.description.hasPrefix("results[0].") == true)
     }
 
     @Test func fragmentsAndNestedSelectionSetsHaveInitializers() throws {
@@ -110,7 +115,7 @@ struct SelectionSetInitializerTests {
                 return error.description
             }
         }
-        #expect(error(#"{"schema": "s", "selectionSetInitializers": "yes"}"#).hasPrefix("baton.json:1:46: error: \"selectionSetInitializers\" must be true"))
+        #expect(error(#"{"schema": "s", "selectionSetInitializers": "yes"}"#).hasPrefix("baton.json:1:45: error: \"selectionSetInitializers\" must be true"))
         #expect(error(#"{"schema": "s", "selectionSetInitializers": {"operation": true}}"#).contains("unknown key \"selectionSetInitializers.operation\""))
         #expect(error(#"{"schema": "s", "selectionSetInitializers": {"definitionsNamed": [1]}}"#).contains("must hold strings, not a number"))
         #expect(error(#"{"schema": "s", "testMocks": {"apiModule": "A"}}"#).contains("\"testMocks\" needs \"output\""))
@@ -124,7 +129,7 @@ struct SelectionSetInitializerTests {
         options.selectionSetInitializers = SelectionSetInitializers(definitionsNamed: ["Shelf", "PublicationSummary"])
         let output = try CodeGenerator.generate(schema: schema, sources: sources, options: options)
         func hasInitializer(_ path: String) -> Bool {
-            output.files.first { $0.relativePath == path }?.contents.contains("    public init(") ?? false
+            output.files.first { $0.relativePath == path }?.contents.contains("/// Data for these selections") ?? false
         }
         #expect(hasInitializer("Operations/ShelfQuery.swift"))
         #expect(hasInitializer("Fragments/PublicationSummary.swift"))

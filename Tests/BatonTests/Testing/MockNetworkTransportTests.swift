@@ -2,11 +2,12 @@ import Baton
 import Foundation
 import BatonAPI
 import BatonExampleAPI
+import BatonExampleMocks
 import BatonTesting
 import Testing
 
 /// A real `BatonClient` and store over `MockNetworkTransport`, with data from the generated
-/// mocks (`ExampleMocks/`, written by `baton generate --only-test-mocks` from the example API's
+/// mocks (the `BatonExampleMocks` target, written by `baton generate --only-test-mocks` from the example API's
 /// `baton.json`) and initializers: no server.
 @Suite("Mock transport")
 struct MockNetworkTransportTests {
@@ -90,29 +91,37 @@ struct MockNetworkTransportTests {
             return ["data": .object(try ChangeTodoStatusMutation.Data.from(Self.changed(complete: false, count: 0)).jsonObject)]
         }
         let client = BatonClient(networkTransport: transport)
-        client.store.write(fragment: TodoDetails(id: "t1", text: "Write tests", complete: false), id: "Todo:t1")
+        // The example schema's IDs are global (`Node`): a todo's record is its id.
+        client.store.write(fragment: TodoDetails(id: "Todo:t1", text: "Write tests", complete: false), id: "Todo:t1")
 
         typealias Payload = ChangeTodoStatusMutation.Data.ChangeTodoStatus
         let optimistic = ChangeTodoStatusMutation.Data(
-            changeTodoStatus: Payload(todo: Payload.Todo(id: "t1", complete: true), user: Payload.User(id: "u1", completedCount: 1)))
+            changeTodoStatus: Payload(todo: Payload.Todo(id: "Todo:t1", complete: true), user: Payload.User(id: "u1", completedCount: 1)))
         let done = AsyncStream.makeStream(of: Result<GraphQLResult<ChangeTodoStatusMutation.Data>, any Error>.self)
         client.mutator(ChangeTodoStatusMutation.self).commit(
-            variables: ChangeTodoStatusMutation(input: ChangeTodoStatusInput(complete: true, id: "t1", userId: "u1")),
+            variables: ChangeTodoStatusMutation(input: ChangeTodoStatusInput(complete: true, id: "Todo:t1", userId: "u1")),
             optimisticResponse: optimistic, completion: { done.continuation.yield($0) })
-        #expect(try client.store.read(fragment: TodoDetails.self, id: "Todo:t1").complete == true)
+        // The commit applies the optimistic response before it sends; the server's answer waits for the gate.
+        var optimisticComplete = false
+        for _ in 0..<3_000 where !optimisticComplete {
+            optimisticComplete = try client.store.read(fragment: TodoDetails.self, id: "Todo:t1").complete
+            if !optimisticComplete { try await Task.sleep(for: .milliseconds(10)) }
+        }
+        #expect(optimisticComplete)
+        #expect(try client.store.read(fragment: TodoDetails.self, id: "Todo:t1").text == "Write tests")
 
         gate.continuation.yield()
         var iterator = done.stream.makeAsyncIterator()
         let result = try #require(await iterator.next()).get()
         #expect(result.data?.changeTodoStatus?.todo.complete == false)
         #expect(try client.store.read(fragment: TodoDetails.self, id: "Todo:t1").complete == false)
-        #expect(transport.requests(of: ChangeTodoStatusMutation.self).first?.input.id == "t1")
+        #expect(transport.requests(of: ChangeTodoStatusMutation.self).first?.input.id == "Todo:t1")
     }
 
-    static func changed(complete: Bool, count: Int) -> Mock<Mutation> {
-        Mock<Mutation>(
+    static func changed(complete: Bool, count: Int) -> Mock<BatonExampleMocks.Mutation> {
+        Mock<BatonExampleMocks.Mutation>(
             changeTodoStatus: Mock<ChangeTodoStatusPayload>(
-                todo: Mock<Todo>(complete: complete, id: "t1"), user: Mock<User>(completedCount: count, id: "u1")))
+                todo: Mock<Todo>(complete: complete, id: "Todo:t1"), user: Mock<User>(completedCount: count, id: "u1")))
     }
 
     @Test func subscriptionsReceiveTheEnqueuedEventsInOrder() async throws {
