@@ -72,6 +72,10 @@ struct SelectionSetInitializerTests {
         let details = BookDetails(id: "b1", isbn: "978-0", title: "Swift", author: BookDetails.Author(name: "Ada"))
         #expect(try BookDetails(jsonObject: details.jsonObject) == details)
         #expect(details.fragments.publicationSummary.publishedAt == nil)
+        // A fragment's data becomes a spreading struct's, checked against its selections.
+        let result = try Result(jsonObject: details.jsonObject)
+        #expect(result.fragments.bookDetails?.isbn == "978-0")
+        #expect(result.asBook?.tags == nil)
         let shelf = ShelfQuery.Data(
             shelf: ShelfQuery.Data.Shelf(
                 __id: "Shelf:1", id: "1", label: nil,
