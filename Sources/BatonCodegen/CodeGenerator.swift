@@ -353,6 +353,18 @@ public enum CodeGenerator {
             let qualifier = [testMocks.apiModule, options.namespace].compactMap { $0 }.joined(separator: ".")
             let mockNames = TypeNames(namespace: qualifier.isEmpty ? nil : qualifier, customScalars: options.customScalars)
             output.testMockFiles = MockRenderer(index: index, names: mockNames, options: testMocks).files(for: scopes)
+            // Compiled into the operations' module, a mock type must not take an operation's or fragment's name.
+            if testMocks.apiModule == nil {
+                let clashes = output.testMockFiles.map { String($0.relativePath.dropLast("+Mock.swift".count)) }.filter { topLevel[$0] != nil }
+                if !clashes.isEmpty {
+                    throw CodegenErrors(
+                        clashes.map { name in
+                            CodegenError(
+                                "the test mock type \"\(name)\" would clash with the generated type of the same name; give the mocks a module of their own (\"apiModule\")",
+                                at: topLevel[name] ?? nil)
+                        })
+                }
+            }
         }
         return output
     }

@@ -50,3 +50,23 @@ struct TestMocksCommandLineTests {
         #expect(noMocks.stderr.contains("no test mocks to write"))
     }
 }
+
+/// Mocks compiled into the operations' module may not take a fragment's name.
+@Suite("Test mock names")
+struct TestMockNameTests {
+    @Test func aMockNamedLikeAFragmentInTheSameModuleIsALocatedError() throws {
+        let generation = try Generation()
+        defer { generation.remove() }
+        try generation.write("a.graphql", "query H { hero { ...Droid } }\nfragment Droid on Droid { primaryFunction }\n")
+        var options = GenerationOptions()
+        options.testMocks = TestMockOptions()
+        #expect(throws: CodegenErrors.self) { try generation.generate(options: options) }
+        do {
+            _ = try generation.generate(options: options)
+        } catch {
+            #expect(String(describing: error).contains("a.graphql:2:1: error: the test mock type \"Droid\" would clash"))
+        }
+        options.testMocks = TestMockOptions(apiModule: "AppAPI")
+        #expect(try generation.generate(options: options).testMockFiles.contains { $0.relativePath == "Droid+Mock.swift" })
+    }
+}
