@@ -13,7 +13,15 @@ struct SelectionSetInitializerRenderer {
     func render(_ scope: SelectionScope, into w: inout SwiftWriter) {
         let abstract = index.isAbstract(scope.typeName)
         var seen: Set<String> = []
-        let fields = (scope.mergedFields ?? []).filter { seen.insert($0.responseKey).inserted }
+        var fields = (scope.mergedFields ?? []).filter { seen.insert($0.responseKey).inserted }
+        // What Relay's conveniences add (a refetchable fragment's `id`, a connection's `pageInfo`)
+        // has no accessor, but the selections need it: a parameter too.
+        for field in addedFields(of: scope) where seen.insert(field.responseKey).inserted {
+            fields.append(
+                MergedField(
+                    responseKey: field.responseKey, name: field.name, type: field.type, description: nil,
+                    isConditional: !field.conditionSets.contains([]), scope: field.child))
+        }
         let typename = abstract ? "__typename" : SwiftNaming.stringLiteral(scope.typeName)
         let selectsTypename = fields.contains { $0.responseKey == "__typename" }
 
@@ -58,6 +66,35 @@ struct SelectionSetInitializerRenderer {
                 w.line("public var asRootEntityType: \(name) { \(name)(_dataDict: __data) }")
             }
         }
+    }
+
+    /// Fields the generator added (`isAdded`) that every object of the scope has: its own, those
+    /// of inline fragments and fragments that always apply, and (for a type case) its parents'.
+    func addedFields(of scope: SelectionScope) -> [ScopedField] {
+        var result: [ScopedField] = []
+        var visited: Set<ObjectIdentifier> = []
+        func visit(_ scope: SelectionScope) {
+            guard visited.insert(ObjectIdentifier(scope)).inserted else { return }
+            for selection in scope.selections {
+                switch selection {
+                case .field(let field):
+                    if field.isAdded { result.append(field) }
+                case .inlineFragment(let child):
+                    if child.alias == nil, child.conditions.isEmpty, !child.isDeferred, index.condition(child.typeName, alwaysMatches: scope.typeName) {
+                        visit(child)
+                    }
+                case .fragmentSpread(let name, let conditions, let isDeferred, _, let alias):
+                    if alias == nil, conditions.isEmpty, !isDeferred, let fragment = selectionSets.merger.builder.fragmentScope(name),
+                        index.condition(fragment.typeName, alwaysMatches: scope.typeName)
+                    {
+                        visit(fragment)
+                    }
+                }
+            }
+            if scope.kind == .inlineFragment, let parent = scope.enclosing { visit(parent) }
+        }
+        visit(scope)
+        return result
     }
 
     /// The JSON of `value`, a field of GraphQL type `type` (`unwrapped`: already unwrapped from
