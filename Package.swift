@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "Baton", targets: ["Baton"]),
         .library(name: "BatonAsyncHTTPClient", targets: ["BatonAsyncHTTPClient"]),
         .library(name: "BatonWebSocket", targets: ["BatonWebSocket"]),
+        .library(name: "BatonTesting", targets: ["BatonTesting"]),
         // The example schema's generated operations, for the fuzz targets in Fuzz/ (BatonAPI and
         // the plugin only: it adds nothing to a user's dependency graph).
         .library(name: "BatonExampleAPI", targets: ["BatonExampleAPI"]),
@@ -69,6 +70,8 @@ let package = Package(
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
         ),
+        // Test support for apps: Mock<Type> (generated mocks' runtime) and MockNetworkTransport.
+        .target(name: "BatonTesting", dependencies: ["Baton", "BatonAPI", "BatonStore"]),
         // Baton's HTTPClient over AsyncHTTPClient, for server-side users.
         .target(
             name: "BatonAsyncHTTPClient",
@@ -145,6 +148,9 @@ let package = Package(
         // Test support shared by the test targets: blocking work (child processes) off Swift's
         // cooperative pool.
         .target(name: "BatonTestSupport", path: "Tests/BatonTestSupport"),
+        // The example API's test mocks, as `baton generate --only-test-mocks` writes them (an app
+        // keeps its mocks in a target of their own too: they import BatonTesting).
+        .target(name: "BatonExampleMocks", dependencies: ["BatonTesting", "BatonExampleAPI"], path: "Tests/BatonExampleMocks"),
         .testTarget(
             name: "BatonStoreTests",
             dependencies: ["BatonStore", "BatonSQLite", "BatonExampleAPI", "baton-cache-stress", "BatonTestSupport"]
@@ -167,7 +173,7 @@ let package = Package(
         .plugin(name: "BatonCodegenPlugin", capability: .buildTool(), dependencies: ["baton"]),
         .testTarget(
             name: "BatonCodegenTests",
-            dependencies: ["BatonCodegen", "BatonAPI", "BatonStore", "BatonExampleServer", "BatonTestSupport"],
+            dependencies: ["BatonCodegen", "BatonAPI", "BatonStore", "BatonTesting", "BatonExampleServer", "BatonTestSupport"],
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "BatonAPITests", dependencies: ["BatonAPI", "BatonExampleAPI", "BatonTestSupport"]),
@@ -180,7 +186,7 @@ let package = Package(
             name: "BatonTests",
             dependencies: [
                 "Baton", "BatonAPI", "BatonSQLite", "BatonWebSocket", "BatonExampleAPI", "BatonExampleServer", "BatonAsyncHTTPClient",
-                "BatonTestSupport",
+                "BatonTesting", "BatonExampleMocks", "BatonTestSupport",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "WSClient", package: "swift-websocket"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),

@@ -9,6 +9,8 @@ import PackagePlugin
 /// The plugin gives the generator its documents itself, so `baton.json` needs no `"documents"`
 /// (one there is not used). A schema file inside `graphql/` is never taken for a document,
 /// whatever its extension: `schema.graphqls` is the usual name, `schema.graphql` works too.
+/// Test mocks (`"testMocks"`) belong to another target, so the plugin never writes them:
+/// `baton generate --config …/baton.json --only-test-mocks` does.
 @main
 struct BatonCodegenPlugin: BuildToolPlugin {
     func createBuildCommands(context: PluginContext, target: Target) async throws -> [Command] {
@@ -53,7 +55,7 @@ struct BatonCodegenPlugin: BuildToolPlugin {
             .buildCommand(
                 displayName: "Generating GraphQL types for \(target.name)",
                 executable: try context.tool(named: "baton").url,
-                arguments: ["generate", "--config", config.path, "--output", output.path, "--layout", "per-document"]
+                arguments: ["generate", "--config", config.path, "--output", output.path, "--layout", "per-document", "--skip-test-mocks"]
                     + (documents + literalFiles).flatMap { ["--documents", $0.path] },
                 inputFiles: [config] + documents + literalFiles + schemas,
                 outputFiles: outputs

@@ -11,6 +11,10 @@ public struct GenerationOptions: Sendable, Hashable {
     public var providedVariables: [String: String] = [:]
     /// How the generated code is split into files.
     public var fileLayout: CodegenConfiguration.FileLayout
+    /// Which selection sets get memberwise initializers.
+    public var selectionSetInitializers: SelectionSetInitializers = .none
+    /// Whether to generate test mocks (`GeneratedOutput.testMockFiles`), and the module they import.
+    public var testMocks: TestMockOptions?
 
     /// Options; by default no namespace, no custom scalars, a file per definition.
     public init(namespace: String? = nil, customScalars: [String: String] = [:], fileLayout: CodegenConfiguration.FileLayout = .perDefinition) {
@@ -30,6 +34,8 @@ public struct GeneratedOutput: Sendable, Hashable {
     /// `String` is the file's form field name): each is generated as `String`, which fails at run
     /// time for a value that is not a string (a `JSON` object).
     public var unmappedCustomScalars: [String] = []
+    /// The test mocks, with paths relative to their own output folder (empty unless asked for).
+    public var testMockFiles: [GeneratedFile] = []
 }
 
 /// The generator: schema + documents → Swift files and an operation manifest.
@@ -39,10 +45,7 @@ public enum CodeGenerator {
     public static func run(_ configuration: CodegenConfiguration) throws(CodegenErrors) -> OutputWriter.Summary {
         let schema = try SchemaLoader.load(paths: configuration.schemaPaths)
         let sources = try DocumentCollector.collect(globs: configuration.documentGlobs)
-        var options = GenerationOptions(
-            namespace: configuration.namespace, customScalars: configuration.customScalars, fileLayout: configuration.fileLayout)
-        options.providedVariables = configuration.providedVariables
-        let output = try generate(schema: schema, sources: sources, options: options)
+        let output = try generate(schema: schema, sources: sources, options: options(for: configuration))
         do throws(CodegenError) {
             var summary = try OutputWriter.write(output.files, to: configuration.outputDirectory)
             summary.warnings = output.unmappedCustomScalars.map { name in
@@ -53,10 +56,42 @@ public enum CodeGenerator {
             if let manifestPath = configuration.operationManifestPath {
                 try OutputWriter.writeIfChanged(output.manifest.json, to: manifestPath)
             }
+            if let testMocks = configuration.testMocks {
+                let mocks = try OutputWriter.write(output.testMockFiles, to: testMocks.outputDirectory)
+                summary.written += mocks.written.map { "\(testMocks.outputDirectory)/\($0)" }
+                summary.unchanged += mocks.unchanged.map { "\(testMocks.outputDirectory)/\($0)" }
+                summary.removed += mocks.removed.map { "\(testMocks.outputDirectory)/\($0)" }
+            }
             return summary
         } catch {
             throw CodegenErrors([error])
         }
+    }
+
+    /// Writes only the test mocks of a configuration (its `testMocks` must be set): for a target
+    /// whose operations the build plugin generates, the mocks come from the command line.
+    @discardableResult
+    public static func runTestMocksOnly(_ configuration: CodegenConfiguration) throws(CodegenErrors) -> OutputWriter.Summary {
+        guard let testMocks = configuration.testMocks else {
+            throw CodegenErrors([CodegenError("no test mocks to write: set \"testMocks\" in baton.json or --test-mocks-output")])
+        }
+        let schema = try SchemaLoader.load(paths: configuration.schemaPaths)
+        let sources = try DocumentCollector.collect(globs: configuration.documentGlobs)
+        let output = try generate(schema: schema, sources: sources, options: options(for: configuration))
+        do throws(CodegenError) {
+            return try OutputWriter.write(output.testMockFiles, to: testMocks.outputDirectory)
+        } catch {
+            throw CodegenErrors([error])
+        }
+    }
+
+    static func options(for configuration: CodegenConfiguration) -> GenerationOptions {
+        var options = GenerationOptions(
+            namespace: configuration.namespace, customScalars: configuration.customScalars, fileLayout: configuration.fileLayout)
+        options.providedVariables = configuration.providedVariables
+        options.selectionSetInitializers = configuration.selectionSetInitializers
+        options.testMocks = configuration.testMocks.map { TestMockOptions(apiModule: $0.apiModule) }
+        return options
     }
 
     /// Generates the files for documents against a schema, without touching the disk.
@@ -160,6 +195,13 @@ public enum CodeGenerator {
         }
         var selectionSets = SelectionSetRenderer(merger: merger, names: names)
         if let namespace = options.namespace { selectionSets.schemaMetadataReference = namespace + ".schemaMetadata" }
+        for ((operation, typeName, _), scope) in zip(operationTypeNames, operationScopes)
+        where options.selectionSetInitializers.includesOperation(named: operation.name?.value ?? "", typeName: typeName) {
+            selectionSets.initializerScopes.insert(ObjectIdentifier(scope))
+        }
+        for name in fragmentNames where options.selectionSetInitializers.includesFragment(named: name) {
+            if let scope = builder.fragmentScope(name) { selectionSets.initializerScopes.insert(ObjectIdentifier(scope)) }
+        }
         let operationRenderer = OperationRenderer(selectionSets: selectionSets, fragments: documents.fragments, arguments: fragmentArguments)
         let schemaTypes = SchemaTypeRenderer(names: names, index: index)
 
@@ -313,6 +355,26 @@ public enum CodeGenerator {
         var output = GeneratedOutput(files: files, manifest: OperationManifest(operations: manifest.sorted { $0.name < $1.name }))
         // `Upload` (the multipart request spec's) is a String by design: the file's form field name.
         output.unmappedCustomScalars = used.customScalars.filter { options.customScalars[$0] == nil && $0 != "Upload" }.sorted()
+        if let testMocks = options.testMocks {
+            let scopes = operationScopes + fragmentNames.compactMap { builder.fragmentScope($0) }
+            // In their own module, the mocks name the schema types module-qualified (a test target may
+            // declare types of the same names).
+            let qualifier = [testMocks.apiModule, options.namespace].compactMap { $0 }.joined(separator: ".")
+            let mockNames = TypeNames(namespace: qualifier.isEmpty ? nil : qualifier, customScalars: options.customScalars)
+            output.testMockFiles = MockRenderer(index: index, names: mockNames, options: testMocks).files(for: scopes)
+            // Compiled into the operations' module, a mock type must not take an operation's or fragment's name.
+            if testMocks.apiModule == nil {
+                let clashes = output.testMockFiles.map { String($0.relativePath.dropLast("+Mock.swift".count)) }.filter { topLevel[$0] != nil }
+                if !clashes.isEmpty {
+                    throw CodegenErrors(
+                        clashes.map { name in
+                            CodegenError(
+                                "the test mock type \"\(name)\" would clash with the generated type of the same name; give the mocks a module of their own (\"apiModule\")",
+                                at: topLevel[name] ?? nil)
+                        })
+                }
+            }
+        }
         return output
     }
 

@@ -39,19 +39,34 @@ struct GenerateCommand: ParsableCommand {
     @Option(name: .long, help: "per-definition (default) or per-document.")
     var layout: String?
 
+    @Flag(name: .customLong("selection-set-initializers"), help: "Generate memberwise initializers for every operation's and fragment's data.")
+    var selectionSetInitializers = false
+
+    @Option(name: .customLong("test-mocks-output"), help: "Write test mocks (Mock<Type>, for BatonTesting) to this folder.")
+    var testMocksOutput: String?
+
+    @Option(name: .customLong("test-mocks-api-module"), help: "The module of the generated operations, which the test mocks import.")
+    var testMocksAPIModule: String?
+
+    @Flag(name: .customLong("only-test-mocks"), help: "Write only the test mocks (for operations the build plugin generates).")
+    var onlyTestMocks = false
+
+    @Flag(name: .customLong("skip-test-mocks"), help: "Do not write test mocks, whatever baton.json says (the build plugin passes it).")
+    var skipTestMocks = false
+
     @Option(name: .long, help: "A baton.json to read settings from (flags given here override it).")
     var config: String?
 
     func run() throws {
         do {
             let configuration = try makeConfiguration()
-            let summary = try CodeGenerator.run(configuration)
+            let summary = onlyTestMocks ? try CodeGenerator.runTestMocksOnly(configuration) : try CodeGenerator.run(configuration)
             // `path: warning: …` on standard error: SwiftPM and Xcode show it as a build warning.
             let warningPath = configuration.schemaPaths.first.map { $0 + ": " } ?? ""
             for warning in summary.warnings {
                 FileHandle.standardError.write(Data("\(warningPath)warning: \(warning)\n".utf8))
             }
-            print("baton: \(summary.written.count) written, \(summary.unchanged.count) unchanged, \(summary.removed.count) removed in \(configuration.outputDirectory)")
+            print("baton: \(summary.written.count) written, \(summary.unchanged.count) unchanged, \(summary.removed.count) removed in \(onlyTestMocks ? configuration.testMocks?.outputDirectory ?? "" : configuration.outputDirectory)")
         } catch let errors as CodegenErrors {
             FileHandle.standardError.write(Data((errors.description + "\n").utf8))
             throw ExitCode(1)
@@ -82,6 +97,15 @@ struct GenerateCommand: ParsableCommand {
         if let output { configuration.outputDirectory = output }
         if let namespace { configuration.namespace = namespace }
         if let operationManifest { configuration.operationManifestPath = operationManifest }
+        if selectionSetInitializers { configuration.selectionSetInitializers = .all }
+        if let testMocksOutput {
+            configuration.testMocks = TestMocksConfiguration(
+                outputDirectory: testMocksOutput, apiModule: testMocksAPIModule ?? configuration.testMocks?.apiModule)
+        } else if let testMocksAPIModule {
+            guard configuration.testMocks != nil else { throw CodegenError("--test-mocks-api-module needs --test-mocks-output (or \"testMocks\" in baton.json)") }
+            configuration.testMocks?.apiModule = testMocksAPIModule
+        }
+        if skipTestMocks { configuration.testMocks = nil }
         if let layout {
             guard let value = CodegenConfiguration.FileLayout(rawValue: layout) else {
                 throw CodegenError("--layout must be per-definition or per-document, not \(layout)")

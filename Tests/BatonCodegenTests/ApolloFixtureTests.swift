@@ -18,13 +18,19 @@ struct ApolloFixtureTests {
             schemaPaths.append(generation.path("extension.graphqls"))
         }
         let loaded = try SchemaLoader.load(paths: schemaPaths)
-        let output = try CodeGenerator.generate(schema: loaded, sources: try DocumentCollector.collect(globs: [documents]))
+        // With initializers for every selection set and test mocks (compiled into the same module
+        // here, so they import nothing but BatonAPI and BatonTesting).
+        var options = GenerationOptions()
+        options.selectionSetInitializers = .all
+        options.testMocks = TestMockOptions()
+        let output = try CodeGenerator.generate(schema: loaded, sources: try DocumentCollector.collect(globs: [documents]), options: options)
         _ = try OutputWriter.write(output.files, to: generation.path("Generated"))
+        _ = try OutputWriter.write(output.testMockFiles, to: generation.path("Generated/TestMocks"))
         return (output, generation.directory)
     }
 
-    /// `swiftc -typecheck` of the files against the built BatonAPI module, in Swift 6 mode
-    /// with warnings as errors.
+    /// `swiftc -typecheck` of the files against the built BatonAPI and BatonTesting modules, in
+    /// Swift 6 mode with warnings as errors.
     func typecheck(_ directory: URL) async throws {
         let modules = try #require(TestPaths.builtModules, "needs the built BatonAPI module")
         var files: [String] = []
@@ -44,6 +50,8 @@ struct ApolloFixtureTests {
         defer { try? FileManager.default.removeItem(at: directory) }
         let names = Set(output.manifest.operations.map(\.name))
         #expect(names.isSuperset(of: ["HeroAndFriendsNames", "HeroNameConditionalInclusion", "TwoHeroes", "Search", "CreateReviewForEpisode", "ReviewAdded", "Human"]))
+        #expect(output.files.contains { $0.contents.contains("public init(__typename: Swift.String") })
+        #expect(output.testMockFiles.map(\.relativePath).contains("Droid+Mock.swift"))
         try await typecheck(directory.appendingPathComponent("Generated"))
     }
 
@@ -56,6 +64,19 @@ struct ApolloFixtureTests {
         #expect(output.manifest.operations.count >= 8)
         let metadata = try #require(output.files.first { $0.relativePath == "Schema/SchemaMetadata.swift" })
         #expect(metadata.contents.contains("\"Dog\": [\"id\"],"))
+        #expect(output.testMockFiles.contains { $0.relativePath == "Dog+Mock.swift" })
+        try await typecheck(directory.appendingPathComponent("Generated"))
+    }
+
+    /// GitHub's schema (interfaces on interfaces, unions, custom scalars left as String) with the
+    /// operations of `../shared/fixtures/github`: initializers and mocks generate and type-check.
+    @Test func gitHubOperationsGenerateInitializersAndMocksThatTypeCheck() async throws {
+        let github = TestPaths.packageRoot.deletingLastPathComponent().appendingPathComponent("shared/fixtures/github")
+        try #require(FileManager.default.fileExists(atPath: github.path), "needs ../shared/fixtures beside the package")
+        let (output, directory) = try generate(schema: [github.appendingPathComponent("schema.graphqls").path], documents: github.path + "/*.graphql")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        #expect(output.manifest.operations.count == 3)
+        #expect(output.testMockFiles.contains { $0.relativePath == "Repository+Mock.swift" })
         try await typecheck(directory.appendingPathComponent("Generated"))
     }
 }

@@ -203,7 +203,7 @@ struct ErrorPathTests {
         let generation = try Generation()
         defer { generation.remove() }
         let path = generation.path("baton.json")
-        #expect(throws: CodegenError("unknown key \"schemas\" (expected schema, documents, output, namespace, operationManifest, customScalars, providedVariables, layout)", at: SourceLocation(path: path, line: 2, column: 14))) {
+        #expect(throws: CodegenError("unknown key \"schemas\" (expected schema, documents, output, namespace, operationManifest, customScalars, providedVariables, layout, selectionSetInitializers, testMocks)", at: SourceLocation(path: path, line: 2, column: 14))) {
             try CodegenConfiguration.parse("{\n  \"schemas\": \"a\"\n}", path: path)
         }
         #expect(throws: CodegenError("\"documents\" must hold strings, not a number", at: SourceLocation(path: path, line: 1, column: 36))) {

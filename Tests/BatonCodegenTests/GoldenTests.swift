@@ -12,23 +12,30 @@ struct GoldenTests {
     static func generate() throws -> GeneratedOutput {
         let schema = try SchemaLoader.load(paths: [TestPaths.golden.appendingPathComponent("schema.graphqls").path])
         let sources = try DocumentCollector.collect(globs: [TestPaths.golden.path + "/*.graphql"])
-        return try CodeGenerator.generate(
-            schema: schema, sources: sources, options: GenerationOptions(namespace: "GoldenAPI", customScalars: ["DateTime": "GoldenDate"]))
+        var options = GenerationOptions(namespace: "GoldenAPI", customScalars: ["DateTime": "GoldenDate"])
+        options.selectionSetInitializers = .all
+        options.testMocks = TestMockOptions()
+        return try CodeGenerator.generate(schema: schema, sources: sources, options: options)
+    }
+
+    /// The API files and the test mocks (under `TestMocks/`), as the golden folder holds them.
+    static func goldenFiles(_ output: GeneratedOutput) -> [GeneratedFile] {
+        output.files + output.testMockFiles.map { GeneratedFile(relativePath: "TestMocks/" + $0.relativePath, contents: $0.contents) }
     }
 
     @Test func generatedCodeMatchesTheGoldenFiles() throws {
         let output = try Self.generate()
         if ProcessInfo.processInfo.environment["BATON_UPDATE_GOLDEN"] == "1" {
             try? FileManager.default.removeItem(at: TestPaths.goldenOutput)
-            _ = try OutputWriter.write(output.files, to: TestPaths.goldenOutput.path)
+            _ = try OutputWriter.write(Self.goldenFiles(output), to: TestPaths.goldenOutput.path)
         }
         var expectedPaths: Set<String> = []
         let enumerator = FileManager.default.enumerator(atPath: TestPaths.goldenOutput.path)
         while let relative = enumerator?.nextObject() as? String {
             if relative.hasSuffix(".swift") { expectedPaths.insert(relative) }
         }
-        #expect(Set(output.files.map(\.relativePath)) == expectedPaths)
-        for file in output.files {
+        #expect(Set(Self.goldenFiles(output).map(\.relativePath)) == expectedPaths)
+        for file in Self.goldenFiles(output) {
             let expected = try String(contentsOf: TestPaths.goldenOutput.appendingPathComponent(file.relativePath), encoding: .utf8)
             #expect(file.contents == expected, "\(file.relativePath) differs from its golden file")
         }
@@ -58,7 +65,7 @@ struct GoldenTests {
     }
 
     @Test func everyFileStartsWithTheGeneratedHeader() throws {
-        for file in try Self.generate().files {
+        for file in Self.goldenFiles(try Self.generate()) {
             #expect(file.contents.hasPrefix(GeneratedFile.header + "\nimport BatonAPI\n"))
         }
     }

@@ -7,8 +7,6 @@ public protocol MutableSelectionSet: SelectionSet, SelectionSetWritableValue {
 }
 
 extension MutableSelectionSet {
-    public var _selectionSetJSON: JSONValue { .object(__data.object) }
-
     /// The data as a mutable inline fragment's, when its type condition matches.
     public func _asMutableInlineFragment<T: MutableInlineFragment>() -> T? {
         let typename = __typename ?? Self.__parentType.name

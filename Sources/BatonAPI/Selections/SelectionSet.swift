@@ -1,7 +1,8 @@
 /// A generated selection set: a thin, immutable struct over the response object, with the
 /// static metadata of what it selects. Accessors read from ``DataDict``; the object was checked
-/// against `__selections` when the value was made, so they do not fail.
-public protocol SelectionSet: Sendable, Hashable, SelectionSetValue {
+/// against `__selections` when the value was made, so they do not fail. A selection set is also a
+/// value another one's generated initializer (or setter) writes into its response object.
+public protocol SelectionSet: Sendable, Hashable, SelectionSetWritableValue {
     /// The schema type the selections apply to.
     static var __parentType: TypeCondition { get }
     /// What this selection set selects, fragments and type conditions included.
@@ -89,6 +90,8 @@ extension SelectionSet {
         guard case .object(let object) = value else { return nil }
         return Self(_dataDict: DataDict(object))
     }
+
+    public var _selectionSetJSON: JSONValue { .object(__data.object) }
 }
 
 /// The response object underneath a selection set, with typed access for generated accessors.

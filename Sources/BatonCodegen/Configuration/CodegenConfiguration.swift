@@ -30,6 +30,10 @@ public struct CodegenConfiguration: Sendable, Hashable {
     public var providedVariables: [String: String] = [:]
     /// How the generated code is split into files.
     public var fileLayout: FileLayout
+    /// Which selection sets get memberwise initializers.
+    public var selectionSetInitializers: SelectionSetInitializers = .none
+    /// Whether and where to write test mocks (`Mock<Type>`, for `BatonTesting`).
+    public var testMocks: TestMocksConfiguration?
 
     /// A configuration; the command line's flags and `baton.json` both make one.
     public init(
@@ -123,9 +127,13 @@ public struct CodegenConfiguration: Sendable, Hashable {
                 for (name, swiftType) in providers {
                     configuration.providedVariables[name] = try string(swiftType, "providedVariables.\(name)")
                 }
+            case "selectionSetInitializers":
+                configuration.selectionSetInitializers = try SelectionSetInitializers.parse(value, path: path)
+            case "testMocks":
+                configuration.testMocks = try TestMocksConfiguration.parse(value, path: path, resolve: resolve)
             default:
                 throw CodegenError(
-                    "unknown key \"\(key)\" (expected schema, documents, output, namespace, operationManifest, customScalars, providedVariables, layout)",
+                    "unknown key \"\(key)\" (expected schema, documents, output, namespace, operationManifest, customScalars, providedVariables, layout, selectionSetInitializers, testMocks)",
                     at: value.location(in: path))
             }
         }

@@ -6,6 +6,8 @@ struct SelectionSetRenderer {
     let names: TypeNames
     /// How generated code names the schema metadata (`schemaMetadata`, or `Namespace.schemaMetadata`).
     var schemaMetadataReference = "schemaMetadata"
+    /// The top-level scopes (an operation's `Data`, a fragment) whose structs get initializers.
+    var initializerScopes: Set<ObjectIdentifier> = []
     var index: SchemaIndex { merger.index }
 
     func typeCondition(_ typeName: String) -> String {
@@ -213,6 +215,8 @@ struct SelectionSetRenderer {
                 }
             }
 
+            if wantsInitializer(scope) { SelectionSetInitializerRenderer(selectionSets: self).render(scope, into: &w) }
+
             var childIndex = 0
             while childIndex < scope.children.count {
                 let child = scope.children[childIndex]
@@ -222,5 +226,13 @@ struct SelectionSetRenderer {
                 childIndex += 1
             }
         }
+    }
+
+    /// Whether `scope` sits in an operation or fragment chosen for initializers.
+    func wantsInitializer(_ scope: SelectionScope) -> Bool {
+        guard !initializerScopes.isEmpty else { return false }
+        var top = scope
+        while let enclosing = top.enclosing { top = enclosing }
+        return initializerScopes.contains(ObjectIdentifier(top))
     }
 }

@@ -34,6 +34,17 @@ public struct BookDetails: BatonAPI.Fragment {
         public var publicationSummary: PublicationSummary { _toFragment() }
     }
 
+    /// Data for these selections, built in Swift (an optimistic response, a preview, a test).
+    public init(id: Swift.String, isbn: Swift.String, title: Swift.String, publishedAt: GoldenAPI.DateTime? = nil, author: Author? = nil) {
+        var __object: BatonAPI.JSONObject = ["__typename": .string("Book")]
+        __object["id"] = id._selectionSetJSON
+        __object["isbn"] = isbn._selectionSetJSON
+        __object["title"] = title._selectionSetJSON
+        __object["publishedAt"] = publishedAt.map { __v0 in __v0.jsonValue } ?? .null
+        __object["author"] = author._selectionSetJSON
+        self.init(_dataDict: BatonAPI.DataDict(__object))
+    }
+
     /// Author
     ///
     /// Parent Type: `Author`
@@ -49,5 +60,12 @@ public struct BookDetails: BatonAPI.Fragment {
         ]
 
         public var name: Swift.String { __data["name"] }
+
+        /// Data for these selections, built in Swift (an optimistic response, a preview, a test).
+        public init(name: Swift.String) {
+            var __object: BatonAPI.JSONObject = ["__typename": .string("Author")]
+            __object["name"] = name._selectionSetJSON
+            self.init(_dataDict: BatonAPI.DataDict(__object))
+        }
     }
 }

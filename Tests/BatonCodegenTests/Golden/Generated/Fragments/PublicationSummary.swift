@@ -19,4 +19,12 @@ public struct PublicationSummary: BatonAPI.Fragment {
     /// The title on the cover.
     public var title: Swift.String { __data["title"] }
     public var publishedAt: GoldenAPI.DateTime? { __data["publishedAt"] }
+
+    /// Data for these selections, built in Swift (an optimistic response, a preview, a test).
+    public init(__typename: Swift.String, title: Swift.String, publishedAt: GoldenAPI.DateTime? = nil) {
+        var __object: BatonAPI.JSONObject = ["__typename": .string(__typename)]
+        __object["title"] = title._selectionSetJSON
+        __object["publishedAt"] = publishedAt.map { __v0 in __v0.jsonValue } ?? .null
+        self.init(_dataDict: BatonAPI.DataDict(__object))
+    }
 }

@@ -30,6 +30,13 @@ public struct AddBookMutation: BatonAPI.GraphQLMutation {
 
         public var addBook: AddBook? { __data["addBook"] }
 
+        /// Data for these selections, built in Swift (an optimistic response, a preview, a test).
+        public init(addBook: AddBook? = nil) {
+            var __object: BatonAPI.JSONObject = [:]
+            __object["addBook"] = addBook._selectionSetJSON
+            self.init(_dataDict: BatonAPI.DataDict(__object))
+        }
+
         /// AddBook
         ///
         /// Parent Type: `AddBookPayload`
@@ -45,6 +52,13 @@ public struct AddBookMutation: BatonAPI.GraphQLMutation {
             ]
 
             public var bookEdge: BookEdge? { __data["bookEdge"] }
+
+            /// Data for these selections, built in Swift (an optimistic response, a preview, a test).
+            public init(bookEdge: BookEdge? = nil) {
+                var __object: BatonAPI.JSONObject = ["__typename": .string("AddBookPayload")]
+                __object["bookEdge"] = bookEdge._selectionSetJSON
+                self.init(_dataDict: BatonAPI.DataDict(__object))
+            }
 
             /// AddBook.BookEdge
             ///
@@ -64,6 +78,14 @@ public struct AddBookMutation: BatonAPI.GraphQLMutation {
                 public var cursor: GoldenAPI.Cursor { __data["cursor"] }
                 public var node: Node { __data["node"] }
 
+                /// Data for these selections, built in Swift (an optimistic response, a preview, a test).
+                public init(cursor: GoldenAPI.Cursor, node: Node) {
+                    var __object: BatonAPI.JSONObject = ["__typename": .string("BookEdge")]
+                    __object["cursor"] = cursor._selectionSetJSON
+                    __object["node"] = node._selectionSetJSON
+                    self.init(_dataDict: BatonAPI.DataDict(__object))
+                }
+
                 /// AddBook.BookEdge.Node
                 ///
                 /// Parent Type: `Book`
@@ -81,6 +103,14 @@ public struct AddBookMutation: BatonAPI.GraphQLMutation {
 
                     public var id: Swift.String { __data["id"] }
                     public var title: Swift.String { __data["title"] }
+
+                    /// Data for these selections, built in Swift (an optimistic response, a preview, a test).
+                    public init(id: Swift.String, title: Swift.String) {
+                        var __object: BatonAPI.JSONObject = ["__typename": .string("Book")]
+                        __object["id"] = id._selectionSetJSON
+                        __object["title"] = title._selectionSetJSON
+                        self.init(_dataDict: BatonAPI.DataDict(__object))
+                    }
                 }
             }
         }

@@ -34,6 +34,13 @@ public struct BooksQuery: BatonAPI.GraphQLQuery {
 
         public var books: Book { __data["books"] }
 
+        /// Data for these selections, built in Swift (an optimistic response, a preview, a test).
+        public init(books: Book) {
+            var __object: BatonAPI.JSONObject = [:]
+            __object["books"] = books._selectionSetJSON
+            self.init(_dataDict: BatonAPI.DataDict(__object))
+        }
+
         /// Book
         ///
         /// Parent Type: `BookConnection`
@@ -52,6 +59,14 @@ public struct BooksQuery: BatonAPI.GraphQLQuery {
             public var edges: [Edge] { __data["edges"] }
             public var pageInfo: PageInfo { __data["pageInfo"] }
 
+            /// Data for these selections, built in Swift (an optimistic response, a preview, a test).
+            public init(edges: [Edge], pageInfo: PageInfo) {
+                var __object: BatonAPI.JSONObject = ["__typename": .string("BookConnection")]
+                __object["edges"] = edges._selectionSetJSON
+                __object["pageInfo"] = pageInfo._selectionSetJSON
+                self.init(_dataDict: BatonAPI.DataDict(__object))
+            }
+
             /// Book.Edge
             ///
             /// Parent Type: `BookEdge`
@@ -69,6 +84,14 @@ public struct BooksQuery: BatonAPI.GraphQLQuery {
 
                 public var cursor: GoldenAPI.Cursor { __data["cursor"] }
                 public var node: Node { __data["node"] }
+
+                /// Data for these selections, built in Swift (an optimistic response, a preview, a test).
+                public init(cursor: GoldenAPI.Cursor, node: Node) {
+                    var __object: BatonAPI.JSONObject = ["__typename": .string("BookEdge")]
+                    __object["cursor"] = cursor._selectionSetJSON
+                    __object["node"] = node._selectionSetJSON
+                    self.init(_dataDict: BatonAPI.DataDict(__object))
+                }
 
                 /// Book.Edge.Node
                 ///
@@ -102,6 +125,18 @@ public struct BooksQuery: BatonAPI.GraphQLQuery {
 
                         public var bookDetails: BookDetails { _toFragment() }
                     }
+
+                    /// Data for these selections, built in Swift (an optimistic response, a preview, a test).
+                    public init(id: Swift.String, isbn: Swift.String, title: Swift.String, publishedAt: GoldenAPI.DateTime? = nil, author: BookDetails.Author? = nil, kind: BatonAPI.GraphQLEnum<GoldenAPI.Kind>) {
+                        var __object: BatonAPI.JSONObject = ["__typename": .string("Book")]
+                        __object["id"] = id._selectionSetJSON
+                        __object["isbn"] = isbn._selectionSetJSON
+                        __object["title"] = title._selectionSetJSON
+                        __object["publishedAt"] = publishedAt.map { __v0 in __v0.jsonValue } ?? .null
+                        __object["author"] = author._selectionSetJSON
+                        __object["kind"] = kind._selectionSetJSON
+                        self.init(_dataDict: BatonAPI.DataDict(__object))
+                    }
                 }
             }
 
@@ -122,6 +157,14 @@ public struct BooksQuery: BatonAPI.GraphQLQuery {
 
                 public var hasNextPage: Swift.Bool { __data["hasNextPage"] }
                 public var endCursor: GoldenAPI.Cursor? { __data["endCursor"] }
+
+                /// Data for these selections, built in Swift (an optimistic response, a preview, a test).
+                public init(hasNextPage: Swift.Bool, endCursor: GoldenAPI.Cursor? = nil) {
+                    var __object: BatonAPI.JSONObject = ["__typename": .string("PageInfo")]
+                    __object["hasNextPage"] = hasNextPage._selectionSetJSON
+                    __object["endCursor"] = endCursor._selectionSetJSON
+                    self.init(_dataDict: BatonAPI.DataDict(__object))
+                }
             }
         }
     }

@@ -28,6 +28,13 @@ public struct RemoveBookMutation: BatonAPI.GraphQLMutation {
 
         public var removeBook: RemoveBook? { __data["removeBook"] }
 
+        /// Data for these selections, built in Swift (an optimistic response, a preview, a test).
+        public init(removeBook: RemoveBook? = nil) {
+            var __object: BatonAPI.JSONObject = [:]
+            __object["removeBook"] = removeBook._selectionSetJSON
+            self.init(_dataDict: BatonAPI.DataDict(__object))
+        }
+
         /// RemoveBook
         ///
         /// Parent Type: `RemoveBookPayload`
@@ -43,6 +50,13 @@ public struct RemoveBookMutation: BatonAPI.GraphQLMutation {
             ]
 
             public var removedId: Swift.String { __data["removedId"] }
+
+            /// Data for these selections, built in Swift (an optimistic response, a preview, a test).
+            public init(removedId: Swift.String) {
+                var __object: BatonAPI.JSONObject = ["__typename": .string("RemoveBookPayload")]
+                __object["removedId"] = removedId._selectionSetJSON
+                self.init(_dataDict: BatonAPI.DataDict(__object))
+            }
         }
     }
 }

@@ -35,6 +35,13 @@ public struct SearchQuery: BatonAPI.GraphQLQuery {
         /// Books, magazines and authors matching the term.
         public var results: [Result] { __data["results"] }
 
+        /// Data for these selections, built in Swift (an optimistic response, a preview, a test).
+        public init(results: [Result]) {
+            var __object: BatonAPI.JSONObject = [:]
+            __object["results"] = results._selectionSetJSON
+            self.init(_dataDict: BatonAPI.DataDict(__object))
+        }
+
         /// Result
         ///
         /// Parent Type: `SearchResult`
@@ -67,6 +74,12 @@ public struct SearchQuery: BatonAPI.GraphQLQuery {
                 public var bookDetails: BookDetails? { _toConditionalFragment() }
             }
 
+            /// Data for these selections, built in Swift (an optimistic response, a preview, a test).
+            public init(__typename: Swift.String) {
+                let __object: BatonAPI.JSONObject = ["__typename": .string(__typename)]
+                self.init(_dataDict: BatonAPI.DataDict(__object))
+            }
+
             /// Result.AsPublication
             ///
             /// Parent Type: `Publication`
@@ -93,6 +106,17 @@ public struct SearchQuery: BatonAPI.GraphQLQuery {
                     public var bookDetails: BookDetails? { _toConditionalFragment() }
                     public var publicationSummary: PublicationSummary { _toFragment() }
                 }
+
+                /// Data for these selections, built in Swift (an optimistic response, a preview, a test).
+                public init(__typename: Swift.String, title: Swift.String, publishedAt: GoldenAPI.DateTime? = nil) {
+                    var __object: BatonAPI.JSONObject = ["__typename": .string(__typename)]
+                    __object["title"] = title._selectionSetJSON
+                    __object["publishedAt"] = publishedAt.map { __v0 in __v0.jsonValue } ?? .null
+                    self.init(_dataDict: BatonAPI.DataDict(__object))
+                }
+
+                /// The same data as `Result`, the struct of the field this type case belongs to.
+                public var asRootEntityType: SearchQuery.Data.Result { SearchQuery.Data.Result(_dataDict: __data) }
             }
 
             /// Result.AsBook
@@ -126,6 +150,21 @@ public struct SearchQuery: BatonAPI.GraphQLQuery {
                     public var bookDetails: BookDetails { _toFragment() }
                     public var publicationSummary: PublicationSummary { _toFragment() }
                 }
+
+                /// Data for these selections, built in Swift (an optimistic response, a preview, a test).
+                public init(id: Swift.String, isbn: Swift.String, title: Swift.String, publishedAt: GoldenAPI.DateTime? = nil, author: BookDetails.Author? = nil, tags: [Swift.String]? = nil) {
+                    var __object: BatonAPI.JSONObject = ["__typename": .string("Book")]
+                    __object["id"] = id._selectionSetJSON
+                    __object["isbn"] = isbn._selectionSetJSON
+                    __object["title"] = title._selectionSetJSON
+                    __object["publishedAt"] = publishedAt.map { __v0 in __v0.jsonValue } ?? .null
+                    __object["author"] = author._selectionSetJSON
+                    if let __value = tags { __object["tags"] = __value._selectionSetJSON }
+                    self.init(_dataDict: BatonAPI.DataDict(__object))
+                }
+
+                /// The same data as `Result`, the struct of the field this type case belongs to.
+                public var asRootEntityType: SearchQuery.Data.Result { SearchQuery.Data.Result(_dataDict: __data) }
             }
 
             /// Result.AsMagazine
@@ -157,6 +196,19 @@ public struct SearchQuery: BatonAPI.GraphQLQuery {
                     public var bookDetails: BookDetails? { _toConditionalFragment() }
                     public var publicationSummary: PublicationSummary { _toFragment() }
                 }
+
+                /// Data for these selections, built in Swift (an optimistic response, a preview, a test).
+                public init(title: Swift.String, publishedAt: GoldenAPI.DateTime? = nil, issue: Swift.Int, number: Swift.Int) {
+                    var __object: BatonAPI.JSONObject = ["__typename": .string("Magazine")]
+                    __object["title"] = title._selectionSetJSON
+                    __object["publishedAt"] = publishedAt.map { __v0 in __v0.jsonValue } ?? .null
+                    __object["issue"] = issue._selectionSetJSON
+                    __object["number"] = number._selectionSetJSON
+                    self.init(_dataDict: BatonAPI.DataDict(__object))
+                }
+
+                /// The same data as `Result`, the struct of the field this type case belongs to.
+                public var asRootEntityType: SearchQuery.Data.Result { SearchQuery.Data.Result(_dataDict: __data) }
             }
 
             /// Result.AsAuthorIfWithAuthors
@@ -182,6 +234,16 @@ public struct SearchQuery: BatonAPI.GraphQLQuery {
 
                     public var bookDetails: BookDetails? { _toConditionalFragment() }
                 }
+
+                /// Data for these selections, built in Swift (an optimistic response, a preview, a test).
+                public init(name: Swift.String) {
+                    var __object: BatonAPI.JSONObject = ["__typename": .string("Author")]
+                    __object["name"] = name._selectionSetJSON
+                    self.init(_dataDict: BatonAPI.DataDict(__object))
+                }
+
+                /// The same data as `Result`, the struct of the field this type case belongs to.
+                public var asRootEntityType: SearchQuery.Data.Result { SearchQuery.Data.Result(_dataDict: __data) }
             }
         }
     }

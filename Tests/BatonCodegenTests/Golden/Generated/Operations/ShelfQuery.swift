@@ -30,6 +30,14 @@ public struct ShelfQuery: BatonAPI.GraphQLQuery {
         public var shelf: Shelf? { __data["shelf"] }
         public var matrix: [[Swift.Int]?] { __data["matrix"] }
 
+        /// Data for these selections, built in Swift (an optimistic response, a preview, a test).
+        public init(shelf: Shelf? = nil, matrix: [[Swift.Int]?]) {
+            var __object: BatonAPI.JSONObject = [:]
+            __object["shelf"] = shelf._selectionSetJSON
+            __object["matrix"] = matrix._selectionSetJSON
+            self.init(_dataDict: BatonAPI.DataDict(__object))
+        }
+
         /// Shelf
         ///
         /// Parent Type: `Shelf`
@@ -52,6 +60,16 @@ public struct ShelfQuery: BatonAPI.GraphQLQuery {
             public var label: Swift.String? { __data["label"] }
             public var grid: [[Grid?]?]? { __data["grid"] }
 
+            /// Data for these selections, built in Swift (an optimistic response, a preview, a test).
+            public init(__id: Swift.String, id: Swift.String, label: Swift.String? = nil, grid: [[Grid?]?]? = nil) {
+                var __object: BatonAPI.JSONObject = ["__typename": .string("Shelf")]
+                __object["__id"] = __id._selectionSetJSON
+                __object["id"] = id._selectionSetJSON
+                __object["label"] = label._selectionSetJSON
+                __object["grid"] = grid._selectionSetJSON
+                self.init(_dataDict: BatonAPI.DataDict(__object))
+            }
+
             /// Shelf.Grid
             ///
             /// Parent Type: `Book`
@@ -69,6 +87,14 @@ public struct ShelfQuery: BatonAPI.GraphQLQuery {
 
                 public var title: Swift.String { __data["title"] }
                 public var kind: BatonAPI.GraphQLEnum<GoldenAPI.Kind> { __data["kind"] }
+
+                /// Data for these selections, built in Swift (an optimistic response, a preview, a test).
+                public init(title: Swift.String, kind: BatonAPI.GraphQLEnum<GoldenAPI.Kind>) {
+                    var __object: BatonAPI.JSONObject = ["__typename": .string("Book")]
+                    __object["title"] = title._selectionSetJSON
+                    __object["kind"] = kind._selectionSetJSON
+                    self.init(_dataDict: BatonAPI.DataDict(__object))
+                }
             }
         }
     }
