@@ -2,8 +2,9 @@ import Foundation
 import Testing
 
 @testable import BatonCodegen
+import BatonTestSupport
 
-@Suite("Typed variables of @refetchable fragments")
+@Suite("Typed variables of @refetchable fragments", .ownThread)
 struct FragmentVariablesTests {
     func fragmentFile(_ files: [String: String], _ name: String) throws -> String {
         let generation = try Generation()

@@ -2,11 +2,12 @@ import Foundation
 import Testing
 
 @testable import BatonCodegen
+import BatonTestSupport
 
 /// The example API's mocks, which BatonTests use, are committed as `baton generate --only-test-mocks`
 /// writes them from `Sources/BatonExampleAPI/graphql/baton.json` (the build plugin never writes
 /// mocks): they must be current. `BATON_UPDATE_GOLDEN=1` rewrites them.
-@Suite("Committed test mocks")
+@Suite("Committed test mocks", .ownThread)
 struct CommittedMocksTests {
     @Test func exampleMocksAreCurrent() throws {
         let api = TestPaths.packageRoot.appendingPathComponent("Sources/BatonExampleAPI")

@@ -7,7 +7,7 @@ import Testing
 /// What Relay's conveniences add to the selections (a `@refetchable` fragment's `id`, a
 /// `@connection`'s `pageInfo`) has no accessor but is an initializer parameter, so data built in
 /// Swift still satisfies the selections; the code type-checks in Swift 6 mode.
-@Suite("Initializers with Relay's additions")
+@Suite("Initializers with Relay's additions", .ownThread)
 struct RelayAdditionInitializerTests {
     @Test func addedFieldsAreParameters() async throws {
         let generation = try Generation()

@@ -4,11 +4,12 @@ import Foundation
 import Testing
 
 @testable import BatonCodegen
+import BatonTestSupport
 
 /// Generated initializers (the golden output has them for every selection set): data built in
 /// Swift satisfies the selections, reads back through fragments and type cases, and survives a
 /// trip through the store as an optimistic response.
-@Suite("Selection-set initializers")
+@Suite("Selection-set initializers", .ownThread)
 struct SelectionSetInitializerTests {
     typealias Result = SearchQuery.Data.Result
 

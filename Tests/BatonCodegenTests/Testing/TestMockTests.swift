@@ -1,10 +1,11 @@
 import BatonAPI
 import BatonTesting
 import Testing
+import BatonTestSupport
 
 /// The golden schema's generated mocks (`Golden/Generated/TestMocks`, compiled into this target):
 /// any operation's or fragment's data built from them, type cases and fragments included.
-@Suite("Test mocks")
+@Suite("Test mocks", .ownThread)
 struct TestMockTests {
     static let book = Mock<Book>(
         author: Mock<Author>(name: "Ada"), id: "b1", isbn: "978-0", kind: .case(.book),

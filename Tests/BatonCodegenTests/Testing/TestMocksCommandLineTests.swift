@@ -6,7 +6,7 @@ import Testing
 
 /// `baton generate` with initializers and test mocks: the mocks go to their own folder, the build
 /// plugin's `--skip-test-mocks` leaves them out, `--only-test-mocks` writes nothing else.
-@Suite("Test mocks on the command line")
+@Suite("Test mocks on the command line", .ownThread)
 struct TestMocksCommandLineTests {
     @Test func mocksAreWrittenBesideTheAPIOrAloneOrNotAtAll() async throws {
         let baton = try #require(TestPaths.batonExecutable, "needs the built baton executable")
@@ -52,7 +52,7 @@ struct TestMocksCommandLineTests {
 }
 
 /// Mocks compiled into the operations' module may not take a fragment's name.
-@Suite("Test mock names")
+@Suite("Test mock names", .ownThread)
 struct TestMockNameTests {
     @Test func aMockNamedLikeAFragmentInTheSameModuleIsALocatedError() throws {
         let generation = try Generation()

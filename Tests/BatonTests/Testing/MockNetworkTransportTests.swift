@@ -84,7 +84,7 @@ struct MockNetworkTransportTests {
         #expect(transport.requests.isEmpty)
     }
 
-    @Test func anOptimisticResponseBuiltWithInitializersIsReplacedByTheServerResponse() async throws {
+    @Test @MainActor func anOptimisticResponseBuiltWithInitializersIsReplacedByTheServerResponse() async throws {
         let gate = AsyncStream.makeStream(of: Void.self)
         let transport = MockNetworkTransport { _ in
             for await _ in gate.stream { break }
