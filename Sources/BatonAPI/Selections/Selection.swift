@@ -247,6 +247,22 @@ public struct InclusionCondition: Sendable, Hashable {
     }
 }
 
+extension Sequence where Element == InclusionCondition {
+    /// Whether every condition holds for these variables: `false` as soon as one does not, `nil`
+    /// when none fails but a variable one needs is not given (the data may or may not be there).
+    public func evaluate(with variables: JSONObject) -> Bool? {
+        var result: Bool? = true
+        for condition in self {
+            switch condition.evaluate(with: variables) {
+            case false?: return false
+            case nil: result = nil
+            case true?: break
+            }
+        }
+        return result
+    }
+}
+
 /// An argument value in a document: a literal or a reference to a variable, possibly nested.
 public indirect enum InputValue: Sendable, Hashable {
     case variable(String)

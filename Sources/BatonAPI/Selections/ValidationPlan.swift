@@ -59,15 +59,7 @@ final class ValidationPlan {
     /// Whether selections under these conditions apply: `true`, `false`, or `nil` when a
     /// variable they need was not given (then the data may or may not be there).
     private func applies(_ conditions: [InclusionCondition]) -> Bool? {
-        var result: Bool? = true
-        for condition in conditions {
-            switch condition.evaluate(with: variables) {
-            case false?: return false
-            case nil: result = nil
-            case true?: break
-            }
-        }
-        return result
+        conditions.evaluate(with: variables)
     }
 
     private func fragment(on condition: TypeCondition?, appliesTo typename: String) -> Bool {

@@ -14,15 +14,7 @@ struct MockDataBuilder {
 
     /// Whether conditions hold: `true`, `false`, or `nil` when a variable is not given.
     private func applies(_ conditions: [InclusionCondition]) -> Bool? {
-        var result: Bool? = true
-        for condition in conditions {
-            switch condition.evaluate(with: variables) {
-            case false?: return false
-            case nil: result = nil
-            case true?: break
-            }
-        }
-        return result
+        conditions.evaluate(with: variables)
     }
 
     /// `lenient`: under a condition that cannot be decided or a `@defer`, an unset field is left
