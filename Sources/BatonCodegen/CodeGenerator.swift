@@ -384,7 +384,7 @@ public enum CodeGenerator {
     ) {
         let queryType = refetchable.queryName.hasSuffix("Query") ? refetchable.queryName : refetchable.queryName + "Query"
         let paginated = refetchable.connectionPath != nil && (refetchable.forward != nil || refetchable.backward != nil)
-        writer.block("extension \(refetchable.fragmentName): \(paginated ? "BatonAPI.PaginatedFragment" : "BatonAPI.RefetchableFragment")") { w in
+        writer.block("extension \(refetchable.fragmentName): \(paginated ? "BatonAPI.PaginatedFragment" : "BatonAPI.GraphQLRefetchableFragment")") { w in
             w.line("public typealias RefetchQuery = \(queryType)")
             w.line("public static let refetchRoot: BatonAPI.RefetchRoot = .\(refetchable.root.rawValue)")
             let defaults = refetchable.argumentDefaults.map { "\(SwiftNaming.stringLiteral($0.name)): \(ValueRenderer.jsonValue($0.value))" }

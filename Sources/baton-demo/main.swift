@@ -186,7 +186,7 @@ await tour.step("11. A subscription over a WebSocket (graphql-transport-ws): cou
     return lines + ["the server completed the subscription"]
 }
 
-await tour.step("12. Observers, driven as SwiftUI views drive them (@Query, @FragmentData, @Mutation, @PaginationFragment)") {
+await tour.step("12. Observers, driven as SwiftUI views drive them (@Query, @Fragment, @Mutation, @PaginationFragment)") {
     // A fresh store, so the query starts from .loading. Each line is what a view shows, printed
     // when it changes.
     let app = BatonClient(url: server.url)

@@ -44,7 +44,7 @@ struct NameCollisionTests {
     @Test func theListOfBatonAPITypesIsRead() throws {
         let names = try Self.batonAPITypeNames()
         #expect(names.count > 40)
-        #expect(Set(names).isSuperset(of: ["Selection", "Fragment", "RefetchableFragment", "DataDict", "SelectionSet", "JSONValue", "GraphQLQuery"]))
+        #expect(Set(names).isSuperset(of: ["Selection", "GraphQLFragment", "GraphQLRefetchableFragment", "DataDict", "SelectionSet", "JSONValue", "GraphQLQuery"]))
     }
 
     @Test func fragmentsAndOperationsNamedLikeBatonAPIAndSwiftTypesCompile() async throws {

@@ -91,7 +91,7 @@ struct RelayFragmentTests {
                 == "query TodoTextRefetchQuery($hideDone: Boolean!, $id: ID!) { node(id: $id) { __typename ...TodoText } }\n"
                 + "fragment TodoText on Todo { __typename id text complete @skip(if: $hideDone) }")
         let swift = try #require(file(output, "Fragments/TodoText.swift"))
-        #expect(swift.contains("extension TodoText: BatonAPI.RefetchableFragment {"))
+        #expect(swift.contains("extension TodoText: BatonAPI.GraphQLRefetchableFragment {"))
         #expect(swift.contains("public typealias RefetchQuery = TodoTextRefetchQuery"))
         #expect(swift.contains("public static let refetchRoot: BatonAPI.RefetchRoot = .node"))
         #expect(file(output, "Operations/TodoTextRefetchQuery.swift") != nil)

@@ -17,7 +17,7 @@ extension BatonClient {
     /// fragment's selections use (its own `@argumentDefinitions` fall back to their defaults).
     /// Ends with ``BatonError/fragmentReference(fragmentName:reason:)`` when the reference has
     /// no record ID.
-    public func watch<F: Fragment>(
+    public func watch<F: GraphQLFragment>(
         fragment: F.Type, from reference: some SelectionSet, variables: JSONObject = [:]
     ) -> AsyncThrowingStream<F, any Error> {
         guard let id = recordID(of: reference, schema: F.__schema) else {
@@ -28,14 +28,14 @@ extension BatonClient {
 
     /// Keeps a `@refetchable` fragment's data live, with typed variables (`nil`: the fragment's
     /// defaults).
-    public func watch<F: RefetchableFragment>(
+    public func watch<F: GraphQLRefetchableFragment>(
         fragment: F.Type, from reference: some SelectionSet, variables: F.Variables?
     ) -> AsyncThrowingStream<F, any Error> {
         watch(fragment: fragment, from: reference, variables: variables?.variablesJSON ?? [:])
     }
 
     /// Keeps a fragment's data live on the record `id`.
-    public func watch<F: Fragment>(fragment: F.Type, id: DataID, variables: JSONObject = [:]) -> AsyncThrowingStream<F, any Error> {
+    public func watch<F: GraphQLFragment>(fragment: F.Type, id: DataID, variables: JSONObject = [:]) -> AsyncThrowingStream<F, any Error> {
         AsyncThrowingStream { continuation in
             let variables = Self.fragmentVariables(F.self, variables)
             let descriptor = OperationDescriptor(fragment: F.self, id: id, variables: variables)
@@ -54,15 +54,15 @@ extension BatonClient {
         }
     }
 
-    static func noRecordID<F: Fragment>(_: F.Type) -> BatonError {
+    static func noRecordID<F: GraphQLFragment>(_: F.Type) -> BatonError {
         .fragmentReference(
             fragmentName: F.fragmentName,
             reason: "the data given has neither __id nor a cache key (select id, or __id), so it names no record in the store")
     }
 
     /// A fragment's variables: its own defaults under those given.
-    static func fragmentVariables<F: Fragment>(_: F.Type, _ given: JSONObject) -> JSONObject {
-        guard let refetchable = F.self as? any RefetchableFragment.Type else { return given }
+    static func fragmentVariables<F: GraphQLFragment>(_: F.Type, _ given: JSONObject) -> JSONObject {
+        guard let refetchable = F.self as? any GraphQLRefetchableFragment.Type else { return given }
         var result = refetchable.argumentDefaults
         for (name, value) in given { result[name] = value }
         return result
@@ -84,7 +84,7 @@ extension BatonClient {
 
     /// Fetches a `@refetchable` fragment's object again with new values for its variables, and
     /// returns the fragment as the store then holds it.
-    public func refetch<F: RefetchableFragment>(
+    public func refetch<F: GraphQLRefetchableFragment>(
         _ fragment: F.Type, from reference: some SelectionSet, variables: F.Variables
     ) async throws -> F {
         guard let id = recordID(of: reference, schema: F.__schema) else { throw Self.noRecordID(F.self) }

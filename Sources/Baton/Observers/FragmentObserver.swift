@@ -15,7 +15,7 @@ import Observation
 /// In SwiftUI, `@Fragment` keeps one in the view's state.
 @MainActor
 @Observable
-public final class FragmentObserver<F: Fragment> {
+public final class FragmentObserver<F: GraphQLFragment> {
     /// The fragment as the store holds it now; `nil` while the store lacks its data. Observable.
     public private(set) var data: F?
     /// Why there is no data to follow (a reference without a record ID). Observable.
@@ -53,7 +53,7 @@ public final class FragmentObserver<F: Fragment> {
         load(id: id, client: client, variables: variables)
     }
 
-    /// What `@FragmentData` calls before each view update: follows with the environment's
+    /// What `@Fragment` calls before each view update: follows with the environment's
     /// client, or reports ``BatonError/noClient(operationName:)`` when the view has none.
     func load(_ reference: some SelectionSet, client: BatonClient?, variables: JSONObject) {
         guard let client else {
@@ -99,7 +99,7 @@ public final class FragmentObserver<F: Fragment> {
     var currentVariables: JSONObject { variables }
 }
 
-extension FragmentObserver where F: RefetchableFragment {
+extension FragmentObserver where F: GraphQLRefetchableFragment {
     /// Follows a `@refetchable` fragment with typed variables (`nil`: the fragment's defaults).
     public convenience init(client: BatonClient, reference: some SelectionSet, variables: F.Variables?) {
         self.init(client: client, reference: reference, variables: variables?.variablesJSON ?? [:])
@@ -108,7 +108,7 @@ extension FragmentObserver where F: RefetchableFragment {
 
 extension BatonClient {
     /// The fragment on record `id` as the store holds it now, or `nil` when its data is missing.
-    func readFragment<F: Fragment>(_: F.Type, id: DataID, variables: JSONObject) -> F? {
+    func readFragment<F: GraphQLFragment>(_: F.Type, id: DataID, variables: JSONObject) -> F? {
         let read = store.read(OperationDescriptor(fragment: F.self, id: id, variables: variables))
         guard !read.isMissing, let object = read.data else { return nil }
         return try? F(jsonObject: object, variables: variables)

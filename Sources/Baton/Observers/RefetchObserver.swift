@@ -16,7 +16,7 @@ import Observation
 /// In SwiftUI, `@RefetchableFragment` keeps one in the view's state.
 @MainActor
 @Observable
-public final class RefetchObserver<F: RefetchableFragment> {
+public final class RefetchObserver<F: GraphQLRefetchableFragment> {
     /// Whether a ``refetch(_:)`` is under way. Observable.
     public private(set) var isRefetching = false
     /// The typed variables of the last ``refetch(_:)``; `nil` before one (the fragment is read

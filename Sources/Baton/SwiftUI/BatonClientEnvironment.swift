@@ -7,7 +7,7 @@
     }
 
     extension EnvironmentValues {
-        /// The client `@Query`, `@Mutation`, `@FragmentData`, `@RefetchableFragmentData` and
+        /// The client `@Query`, `@Mutation`, `@Fragment`, `@RefetchableFragment` and
         /// `@PaginationFragment` use; set it with ``SwiftUI/View/batonClient(_:)``.
         public var batonClient: BatonClient? {
             get { self[BatonClientKey.self] }

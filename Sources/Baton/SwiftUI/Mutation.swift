@@ -8,12 +8,12 @@
     ///
     /// ```swift
     /// struct TodoRow: View {
-    ///     @FragmentData<TodoDetails> var todo: TodoDetails?
+    ///     @Fragment<TodoDetails> var todo: TodoDetails?
     ///     @Mutation<ChangeTodoStatusMutation> var changeStatus: Mutator<ChangeTodoStatusMutation>
     ///     let userID: String
     ///
     ///     init(todo: TodoDetails, userID: String) {
-    ///         _todo = FragmentData(todo)
+    ///         _todo = Fragment(todo)
     ///         self.userID = userID
     ///     }
     ///

@@ -25,7 +25,7 @@ extension MutableSelectionSet {
 public protocol MutableRootSelectionSet: RootSelectionSet, MutableSelectionSet {}
 
 /// A fragment marked `@apollo_client_ios_localCacheMutation`.
-public protocol MutableFragment: Fragment, MutableSelectionSet {}
+public protocol MutableFragment: GraphQLFragment, MutableSelectionSet {}
 
 /// An inline fragment of a mutable selection set.
 public protocol MutableInlineFragment: InlineFragment, MutableSelectionSet {}

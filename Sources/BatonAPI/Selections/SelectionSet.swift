@@ -26,7 +26,7 @@ public protocol RootSelectionSet: SelectionSet {}
 
 /// A named fragment, usable on its own and through the `fragments` of the selection sets that
 /// spread it.
-public protocol Fragment: SelectionSet {
+public protocol GraphQLFragment: SelectionSet {
     static var fragmentName: String { get }
     /// The fragment's definition as it appears in documents.
     static var fragmentDefinition: String { get }
@@ -43,11 +43,11 @@ public protocol FragmentContainer: Sendable, Hashable {
 
 extension FragmentContainer {
     /// The spread fragment, viewing the same data.
-    public func _toFragment<F: Fragment>() -> F { F(_dataDict: __data) }
+    public func _toFragment<F: GraphQLFragment>() -> F { F(_dataDict: __data) }
 
     /// A fragment spread under a narrower type condition, `@include`/`@skip` or `@defer`: the
     /// fragment when the object's type matches and its unconditional fields are present.
-    public func _toConditionalFragment<F: Fragment>() -> F? {
+    public func _toConditionalFragment<F: GraphQLFragment>() -> F? {
         guard __data.matches(F.__parentType, selections: F.__selections) else { return nil }
         return F(_dataDict: __data)
     }

@@ -115,7 +115,7 @@ struct SelectionSetRenderer {
         let mutable = scope.isMutable
         switch scope.kind {
         case .root: conformance = mutable ? "BatonAPI.MutableRootSelectionSet" : "BatonAPI.RootSelectionSet"
-        case .fragment: conformance = mutable ? "BatonAPI.MutableFragment" : "BatonAPI.Fragment"
+        case .fragment: conformance = mutable ? "BatonAPI.MutableFragment" : "BatonAPI.GraphQLFragment"
         case .inlineFragment: conformance = mutable ? "BatonAPI.MutableInlineFragment" : "BatonAPI.InlineFragment"
         case .field, .merged: conformance = mutable ? "BatonAPI.MutableSelectionSet" : "BatonAPI.SelectionSet"
         }

@@ -15,7 +15,7 @@ enum SwiftNaming {
         "String", "Int", "Double", "Bool", "Float", "Array", "Optional", "Dictionary", "Set", "Type", "Protocol", "Self",
         "Any", "AnyObject", "Error", "Sendable", "Hashable", "Equatable", "Selection", "Field", "FieldType",
         "TypeCondition", "DataDict", "InputDict", "InputValue", "JSONValue", "JSONObject", "GraphQLEnum",
-        "GraphQLNullable", "GraphQLVariables", "SelectionSet", "RootSelectionSet", "InlineFragment", "Fragment",
+        "GraphQLNullable", "GraphQLVariables", "SelectionSet", "RootSelectionSet", "InlineFragment", "Fragment", "GraphQLFragment", "GraphQLRefetchableFragment",
         "FragmentContainer", "Fragments", "InclusionCondition", "ClientDirective", "EnumType", "InputObject",
         "CustomScalarType", "GraphQLQuery", "GraphQLMutation", "GraphQLSubscription", "GraphQLOperation",
         "SchemaMetadata", "BatonAPI", "Swift",

@@ -43,7 +43,7 @@ public struct OperationDescriptor: Sendable, Hashable {
     }
 
     /// The descriptor of a fragment on the record `id`.
-    public init<F: Fragment>(fragment: F.Type, id: DataID, variables: JSONObject = [:]) {
+    public init<F: GraphQLFragment>(fragment: F.Type, id: DataID, variables: JSONObject = [:]) {
         self.init(
             name: F.fragmentName, selections: F.__selections, variables: variables, rootID: id,
             rootType: F.__parentType.name, cacheKeys: F.__schema.map(CacheKeyConfiguration.init(schema:)))

@@ -18,12 +18,12 @@ extension Store {
     }
 
     /// Reads a fragment's typed data from the record `id`.
-    public func read<F: Fragment>(fragment: F.Type, id: DataID, variables: JSONObject = [:]) throws -> F {
+    public func read<F: GraphQLFragment>(fragment: F.Type, id: DataID, variables: JSONObject = [:]) throws -> F {
         try typed(F.self, read(OperationDescriptor(fragment: fragment, id: id, variables: variables)), variables: variables, name: F.fragmentName)
     }
 
     /// Writes a fragment's data onto the record `id`.
-    public func write<F: Fragment>(fragment: F, id: DataID, variables: JSONObject = [:]) {
+    public func write<F: GraphQLFragment>(fragment: F, id: DataID, variables: JSONObject = [:]) {
         publish(data: fragment.jsonObject, for: OperationDescriptor(fragment: F.self, id: id, variables: variables))
     }
 

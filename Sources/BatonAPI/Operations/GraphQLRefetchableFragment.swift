@@ -10,7 +10,7 @@ public enum RefetchRoot: String, Sendable, Hashable {
 
 /// A fragment with Relay's `@refetchable(queryName:)`: codegen wrote a query that fetches the
 /// fragment's object again with new values for the fragment's variables.
-public protocol RefetchableFragment: Fragment {
+public protocol GraphQLRefetchableFragment: GraphQLFragment {
     associatedtype RefetchQuery: GraphQLQuery
     /// The fragment's variables, typed: what `refetch` takes (codegen writes the struct).
     associatedtype Variables: FragmentVariables
@@ -52,6 +52,6 @@ public struct ConnectionPagination: Sendable, Hashable {
 }
 
 /// A `@refetchable` fragment holding a `@connection`: it can load more pages.
-public protocol PaginatedFragment: RefetchableFragment {
+public protocol PaginatedFragment: GraphQLRefetchableFragment {
     static var connection: ConnectionPagination { get }
 }

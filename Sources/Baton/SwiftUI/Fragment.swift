@@ -2,16 +2,16 @@
     import BatonAPI
     import SwiftUI
 
-    /// A fragment's data in a view, kept live (Relay.swift's `@Fragment`, named apart from
-    /// BatonAPI's `Fragment` protocol): give it a reference (data read from a result, with `__id`
-    /// or a cache key) and read the fragment as the store holds it. The state lives in a
-    /// ``FragmentObserver`` the view owns (`$name`); the client is the environment's.
+    /// A fragment's data in a view, kept live (Relay.swift's `@Fragment`): give it a reference
+    /// (data read from a result, with `__id` or a cache key) and read the fragment as the store
+    /// holds it. The state lives in a ``FragmentObserver`` the view owns (`$name`); the client
+    /// is the environment's.
     ///
     /// ```swift
     /// struct TodoText: View {
-    ///     @FragmentData<TodoDetails> var todo: TodoDetails?
+    ///     @Fragment<TodoDetails> var todo: TodoDetails?
     ///
-    ///     init(_ todo: TodoDetails) { _todo = FragmentData(todo) }
+    ///     init(_ todo: TodoDetails) { _todo = Fragment(todo) }
     ///
     ///     var body: some View {
     ///         Text(todo?.text ?? "").strikethrough(todo?.complete ?? false)
@@ -19,7 +19,7 @@
     /// }
     /// ```
     @propertyWrapper
-    public struct FragmentData<F: BatonAPI.Fragment>: DynamicProperty {
+    public struct Fragment<F: BatonAPI.GraphQLFragment>: DynamicProperty {
         @Environment(\.batonClient) private var client
         @State private var observer: FragmentObserver<F>
         private let reference: any SelectionSet

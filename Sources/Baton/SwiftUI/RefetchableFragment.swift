@@ -2,16 +2,15 @@
     import BatonAPI
     import SwiftUI
 
-    /// A `@refetchable` fragment in a view (Relay.swift's `@RefetchableFragment`, named apart from
-    /// BatonAPI's `RefetchableFragment` protocol): the fragment kept live, and `$name.refetch(…)`
-    /// with typed variables. The state lives in a ``RefetchObserver`` the view owns; the client is
+    /// A `@refetchable` fragment in a view (Relay.swift's `@RefetchableFragment`): the fragment kept
+    /// live, and `$name.refetch(…)` with typed variables. The state lives in a ``RefetchObserver`` the view owns; the client is
     /// the environment's.
     ///
     /// ```swift
     /// struct TodoSummary: View {
-    ///     @RefetchableFragmentData<TodoListPagination_user> var user: TodoListPagination_user?
+    ///     @RefetchableFragment<TodoListPagination_user> var user: TodoListPagination_user?
     ///
-    ///     init(viewer: PaginatedTodosQuery.Data.Viewer) { _user = RefetchableFragmentData(viewer) }
+    ///     init(viewer: PaginatedTodosQuery.Data.Viewer) { _user = RefetchableFragment(viewer) }
     ///
     ///     var body: some View {
     ///         Text("\(user?.todos.edges?.count ?? 0) todos")
@@ -21,7 +20,7 @@
     /// }
     /// ```
     @propertyWrapper
-    public struct RefetchableFragmentData<F: BatonAPI.RefetchableFragment>: DynamicProperty {
+    public struct RefetchableFragment<F: BatonAPI.GraphQLRefetchableFragment>: DynamicProperty {
         @Environment(\.batonClient) private var client
         @State private var observer: RefetchObserver<F>
         private let reference: any SelectionSet
