@@ -19,8 +19,11 @@ import Foundation
 /// let client = BatonClient(url: serverURL, store: Store(cache: cache))
 /// ```
 public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
-    /// The schema version this Baton writes. Version 1 (records only) is migrated on open.
-    public static let schemaVersion = 2
+    /// The schema version this Baton writes. Versions 1 (records only) and 2 (no write batches)
+    /// are migrated on open.
+    public static let schemaVersion = 3
+    /// The most records a write may hold for a load of one of them to bring the rest along.
+    static let coLoadLimit = 4096
     /// The page size of new cache files (existing files keep theirs).
     static let newFilePageSize = 16384
     static let format = "baton-normalized-cache"
@@ -37,10 +40,16 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
         let connection: SQLiteConnection
         /// Reused by each write for the bytes of its IDs and records.
         let buffer = ByteBuffer()
-        var writer = RecordWriter()
+        let writer = RecordWriter()
+        /// Decodes loaded rows, sharing the keys of records of one shape.
+        let reader = RecordReader()
         /// Rows that could not be read (they are skipped, and kept in the file).
         var unreadable = 0
         var writesSinceEvictionCheck = 0
+        /// The number the next write's records are stored under (`records.batch`).
+        var nextBatch = 1
+        /// Batches whose records a load has already brought in.
+        var coLoaded = Set<Int>()
     }
 
     /// Always true: what is written survives the process.
@@ -59,7 +68,9 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
         do throws(SQLiteCacheError) {
             let connection = try SQLiteConnection(path: fileURL.path)
             try Self.prepareSchema(connection, path: fileURL.path)
-            guarded = Locked(Guarded(connection: connection))
+            var state = Guarded(connection: connection)
+            try connection.run("SELECT max(batch) FROM records") { row in state.nextBatch = row.int(0) + 1 }
+            guarded = Locked(state)
         } catch {
             Self.openPaths.withLock { _ = $0.remove(path) }
             throw error
@@ -130,8 +141,9 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
                 BEGIN IMMEDIATE;
                 CREATE TABLE baton_meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
                 INSERT INTO baton_meta (key, value) VALUES ('format', '\(Self.format)'), ('version', '\(Self.schemaVersion)');
-                CREATE TABLE records (id TEXT PRIMARY KEY NOT NULL, deleted INTEGER NOT NULL DEFAULT 0, record BLOB\(Self.recordColumnsAddedIn2));
+                CREATE TABLE records (id TEXT PRIMARY KEY NOT NULL, deleted INTEGER NOT NULL DEFAULT 0, record BLOB\(Self.recordColumnsAddedIn2)\(Self.recordColumnsAddedIn3));
                 \(Self.tablesAddedIn2)
+                \(Self.indexesAddedIn3)
                 COMMIT;
                 """)
             try connection.execute("PRAGMA synchronous = NORMAL")
@@ -155,6 +167,27 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
         // whatever the file holds (200,000 records took 21× the open of 2,000 with it). A damaged
         // page shows up as a typed error when it is read, and its records read as missing.
         if version < 2 { try migrateFrom1(connection) }
+        if version < 3 { try migrateFrom2(connection) }
+    }
+
+    /// Columns version 3 adds to `records`: the write that stored each record, numbered from 1
+    /// (0: before version 3), and how many records that write stored. A load brings in the rest
+    /// of a write's records with the ones it asked for (see ``loadRecords(forKeys:)``).
+    private static let recordColumnsAddedIn3 = ", batch INTEGER NOT NULL DEFAULT 0, batch_size INTEGER NOT NULL DEFAULT 0"
+    private static let indexesAddedIn3 = "CREATE INDEX records_batch ON records (batch);"
+
+    /// Version 2's records are kept as they are (a record written before has no batch, and is
+    /// loaded alone); their stored form is still read.
+    private static func migrateFrom2(_ connection: SQLiteConnection) throws(SQLiteCacheError) {
+        try connection.execute(
+            """
+            BEGIN IMMEDIATE;
+            ALTER TABLE records ADD COLUMN batch INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE records ADD COLUMN batch_size INTEGER NOT NULL DEFAULT 0;
+            \(Self.indexesAddedIn3)
+            UPDATE baton_meta SET value = '3' WHERE key = 'version';
+            COMMIT;
+            """)
     }
 
     /// Columns version 2 adds to `records`: when each record was last written and last used
@@ -187,24 +220,50 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
     private static let lookupChunks = [256, 32, 4, 1]
     private static let selectSQL: [Int: String] = Dictionary(
         uniqueKeysWithValues: lookupChunks.map { rows in
-            (rows, "SELECT id, deleted, record FROM records WHERE id IN (" + Array(repeating: "?", count: rows).joined(separator: ", ") + ")")
+            (
+                rows,
+                "SELECT id, deleted, record, batch, batch_size FROM records WHERE id IN ("
+                    + Array(repeating: "?", count: rows).joined(separator: ", ") + ")"
+            )
         })
+    private static let selectBatchSQL = "SELECT id, deleted, record FROM records WHERE batch = ?"
 
     /// Reads the rows of `ids` in `IN (…)` batches; rows that cannot be decoded read as missing
     /// (counted in ``unreadableRecordCount``).
+    ///
+    /// Read-ahead: when two or more of the records asked for were stored by one write of at most
+    /// 4,096 records (a server response, typically), the write's other records come back too,
+    /// read in one pass over its rows, once per write for the cache's life. A query read from a
+    /// cold store, asking for a level of its selection tree, gets the rest of the response with
+    /// it, instead of one lookup per record and per level; a query that asks for one record
+    /// gets that record.
     public func loadRecords(forKeys ids: Set<DataID>) throws -> [DataID: RecordState] {
         guard !ids.isEmpty else { return [:] }
         return try guarded.withLock { state throws(SQLiteCacheError) -> [DataID: RecordState] in
             var found: [DataID: RecordState] = [:]
             found.reserveCapacity(ids.count)
             let keys = Array(ids)
+            let reader = state.reader
             var unreadable = 0
+            // How many of the rows asked for each write stored, for writes small enough to read ahead.
+            var askedPerBatch: [Int: Int] = [:]
             try Self.forEachChunk(of: keys.count, sizes: Self.lookupChunks) { first, count throws(SQLiteCacheError) in
                 try state.connection.run(
                     Self.selectSQL[count]!,
                     keys[first..<first + count].map { .text($0.rawValue) }
                 ) { row in
-                    if let (id, recordState) = Self.recordState(of: row) { found[id] = recordState } else { unreadable += 1 }
+                    if let (id, recordState) = Self.recordState(of: row, reader) { found[id] = recordState } else { unreadable += 1 }
+                    let batch = row.int(3)
+                    if batch > 0, (2...Self.coLoadLimit).contains(row.int(4)) { askedPerBatch[batch, default: 0] += 1 }
+                }
+            }
+            for (batch, asked) in askedPerBatch where asked >= 2 && state.coLoaded.insert(batch).inserted {
+                try state.connection.run(Self.selectBatchSQL, [.int(batch)]) { row in
+                    guard let (id, recordState) = Self.recordState(of: row, reader) else {
+                        unreadable += 1
+                        return
+                    }
+                    if found[id] == nil { found[id] = recordState }
                 }
             }
             state.unreadable += unreadable
@@ -234,10 +293,10 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
 
     /// A `SELECT id, deleted, record` row as the store knows it; `nil` when it cannot be read
     /// (no ID, or a record that does not decode or names another ID).
-    private static func recordState(of row: SQLiteConnection.Row) -> (DataID, RecordState)? {
+    private static func recordState(of row: SQLiteConnection.Row, _ reader: RecordReader) -> (DataID, RecordState)? {
         guard let id = row.text(0) else { return nil }
         if row.int(1) != 0 { return (DataID(id), .deleted) }
-        guard let record = row.withBlob(2, { try? RecordCoding.decode($0) }), record.id.rawValue == id else { return nil }
+        guard let record = row.withBlob(2, { reader.decode($0) }), record.id.rawValue == id else { return nil }
         return (DataID(id), .present(record))
     }
 
@@ -246,8 +305,9 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
         try guarded.withLock { state throws(SQLiteCacheError) -> RecordSource in
             var source = RecordSource()
             var unreadable = 0
+            let reader = state.reader
             try state.connection.run("SELECT id, deleted, record FROM records") { row in
-                if let (id, recordState) = Self.recordState(of: row) { source.replace(id, with: recordState) } else { unreadable += 1 }
+                if let (id, recordState) = Self.recordState(of: row, reader) { source.replace(id, with: recordState) } else { unreadable += 1 }
             }
             state.unreadable = unreadable
             return source
@@ -295,10 +355,14 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
         uniqueKeysWithValues: chunkSizes.map { rows in
             (
                 rows,
-                "INSERT INTO records (id, deleted, record, written_at, used_at) VALUES "
-                    + Array(repeating: "(?, ?, ?, \(nowSQL), \(nowSQL))", count: rows).joined(separator: ", ")
+                "INSERT INTO records (id, deleted, record, written_at, used_at, batch, batch_size) VALUES "
+                    + (0..<rows).map { row in
+                        // Numbered parameters: three per row, then the write's batch and size.
+                        "(?\(row * 3 + 1), ?\(row * 3 + 2), ?\(row * 3 + 3), \(nowSQL), \(nowSQL), ?\(rows * 3 + 1), ?\(rows * 3 + 2))"
+                    }.joined(separator: ", ")
                     + " ON CONFLICT (id) DO UPDATE SET deleted = excluded.deleted, record = excluded.record,"
-                    + " written_at = excluded.written_at, used_at = excluded.used_at"
+                    + " written_at = excluded.written_at, used_at = excluded.used_at, batch = excluded.batch,"
+                    + " batch_size = excluded.batch_size"
             )
         })
     private static let nowSQL = "((julianday('now') - 2440587.5) * 86400.0)"
@@ -353,9 +417,15 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
         }
         let touched = batch.readIDs.filter { batch.records[$0] == nil }.map(\.rawValue)
         let connection = state.connection
+        // The rows of this write share a batch number, for read-ahead (see `loadRecords`).
+        let writeNumber = state.nextBatch
+        if !rows.isEmpty { state.nextBatch += 1 }
         try connection.transaction { () throws(SQLiteCacheError) in
             try Self.forEachChunk(of: rows.count, sizes: Self.chunkSizes) { first, count throws(SQLiteCacheError) in
                 try connection.run(Self.upsertSQL[count]!) { statement, index in
+                    // The last two parameters are the write's batch and its size.
+                    if index == Int32(count * 3 + 1) { return sqlite3_bind_int64(statement, index, Int64(writeNumber)) }
+                    if index == Int32(count * 3 + 2) { return sqlite3_bind_int64(statement, index, Int64(rows.count)) }
                     let row = rows[first + Int(index - 1) / 3]
                     switch (index - 1) % 3 {
                     case 0:

@@ -137,6 +137,7 @@ enum PersistenceFigures {
                 cold.append(measure(readCold))
             }
             guard let coldRead, !coldRead.isMissing else { throw BenchError("the GitHub query is missing from the cache on disk") }
+            guard coldRead.data == warm.read(descriptor).data else { throw BenchError("the GitHub query read from disk differs from memory") }
         }
         figures.append(
             Figure(

@@ -10,7 +10,9 @@ public protocol NormalizedCache: Sendable {
     /// working set over the cache: records it has not read are loaded when needed, records not in
     /// use leave memory, and garbage collection frees memory only, never the cache.
     var isPersistent: Bool { get }
-    /// The states of those `ids` the cache holds; IDs it does not hold are left out.
+    /// The states of those `ids` the cache holds; IDs it does not hold are left out. It may add
+    /// records it was not asked for (read ahead: records written with those asked for), which
+    /// the store keeps while its working set has room.
     func loadRecords(forKeys ids: Set<DataID>) throws -> [DataID: RecordState]
     /// The store's bookkeeping (fetch times, invalidation marks), read once when the store opens.
     func loadMetadata() throws -> CacheMetadata

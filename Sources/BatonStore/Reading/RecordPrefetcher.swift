@@ -10,10 +10,11 @@ import BatonAPI
 enum RecordPrefetcher {
     /// Walks `selections` from `rootID`. `lookup` gives a record, or `nil` when it is not in
     /// memory (a batched lookup notes it as missed); `loadMissed` loads what was missed since it
-    /// last ran, after which `lookup` gives those records.
+    /// last ran, after which `lookup` gives those records, and returns false to stop the walk
+    /// (the cache read ahead: what is left may all be in memory now).
     static func walk(
         selections: [Selection], rootID: DataID, rootType: String, variables: JSONObject,
-        lookup: Reader.Lookup, loadMissed: () -> Void
+        lookup: Reader.Lookup, loadMissed: () -> Bool
     ) {
         guard case .present(let root)? = lookup(rootID) else { return }
         var frontier: [Visit] = [Visit(record: root, type: rootType, plan: SelectionPlan(selections, parentType: rootType, variables: variables))]
@@ -44,7 +45,7 @@ enum RecordPrefetcher {
                 }
             }
             guard !unresolved.isEmpty else { continue }
-            loadMissed()
+            guard loadMissed() else { return }
             for pending in unresolved {
                 if case .present(let record)? = lookup(pending.id) {
                     frontier.append(Visit(record: record, type: pending.type, plan: pending.plan))

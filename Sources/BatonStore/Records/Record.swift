@@ -99,6 +99,16 @@ public struct RecordFields: Sendable {
         if keys.count > Self.indexThreshold { rebuildIndex() }
     }
 
+    /// Fields with a prepared index (a shape's), without checking.
+    private init(keys: [String], values: [RecordValue], index: [String: Int]?) {
+        self.keys = keys
+        self.values = values
+        self.index = index
+    }
+
+    /// The index of these fields' keys, to share with fields of the same keys.
+    var sharedIndex: [String: Int]? { index }
+
     public var count: Int { keys.count }
     public var isEmpty: Bool { keys.isEmpty }
 
@@ -206,5 +216,33 @@ extension RecordFields: Hashable {
         }
         hasher.combine(count)
         hasher.combine(combined)
+    }
+}
+
+/// The keys of records of one shape, with their lookup index, made once and shared by every
+/// record of that shape a decoder makes (for caches that store records as bytes).
+@_spi(BatonStorage)
+public struct RecordShape: Sendable {
+    let keys: [String]
+    let index: [String: Int]?
+
+    /// The shape of records with these keys, in this order; `nil` when a key repeats.
+    public init?(keys: [String]) {
+        guard Set(keys).count == keys.count else { return nil }
+        self.keys = keys
+        let fields = RecordFields(uniqueKeys: keys, values: [])
+        index = fields.sharedIndex
+    }
+
+    /// How many keys records of this shape have.
+    public var count: Int { keys.count }
+}
+
+extension RecordFields {
+    /// Fields with a shape's keys and these values, in the order of the keys. `values` must have
+    /// as many elements as the shape has keys.
+    @_spi(BatonStorage)
+    public init(shape: RecordShape, values: [RecordValue]) {
+        self.init(keys: shape.keys, values: values, index: shape.index)
     }
 }

@@ -72,19 +72,30 @@ final class WorkingSet {
         return readSinceWrite
     }
 
-    /// Loads those of `ids` that memory does not hold, in one batch.
-    func load(_ ids: some Sequence<DataID>) {
-        guard let cache, cacheIsReadable else { return }
+    /// Loads those of `ids` that memory does not hold, in one batch. Returns whether the cache
+    /// read ahead (gave records not asked for).
+    @discardableResult
+    func load(_ ids: some Sequence<DataID>) -> Bool {
+        guard let cache, cacheIsReadable else { return false }
         var wanted = Set<DataID>()
         for id in ids where records.state(of: id) == nil && !absent.contains(id) { wanted.insert(id) }
-        guard !wanted.isEmpty else { return }
+        guard !wanted.isEmpty else { return false }
+        var readAhead = false
         do {
             let found = try cache.loadRecords(forKeys: wanted)
-            records.reserveCapacity(records.count + found.count)
+            records.reserveCapacity(min(records.count + found.count, limit))
+            readAhead = found.count > wanted.count
             for (id, state) in found {
-                records.replace(id, with: state)
-                touch(id, read: true)
-                wanted.remove(id)
+                if wanted.remove(id) != nil {
+                    records.replace(id, with: state)
+                    touch(id, read: true)
+                } else if records.count < limit, records.state(of: id) == nil {
+                    // Read ahead by the cache (written with what was asked for): kept while
+                    // there is room, as the least recently used of what was loaded now.
+                    records.replace(id, with: state)
+                    absent.remove(id)
+                    lastUse[id] = clock
+                }
             }
         } catch {
             // Reads go on without what could not be loaded: it is missing, as for a cold cache.
@@ -92,13 +103,16 @@ final class WorkingSet {
         }
         absent.formUnion(wanted)
         if absent.count > limit { absent.removeAll(keepingCapacity: true) }
+        return readAhead
     }
 
-    /// Runs `read`; when it missed records, loads them, lets `prefetch` load the rest of what
-    /// the read needs level by level (it looks records up and calls its argument to load what it
-    /// missed, one batch per level), and runs `read` again, until nothing is missed. A read
-    /// whose records are in memory runs once; a cold one runs twice.
-    func batchedRead<T>(_ read: () -> T, prefetch: ((_ loadMissed: () -> Void) -> Void)? = nil) -> T {
+    /// Runs `read`; when it missed records, loads them and runs `read` again, until nothing is
+    /// missed. After the first load, unless the cache read ahead, `prefetch` loads the rest of
+    /// what the read needs level by level (it looks records up and calls its argument to load
+    /// what it missed, one batch per level, and stops when that returns false: the cache read
+    /// ahead, so the next run of `read` may find everything). A read whose records are in memory
+    /// runs once; a cold one runs twice.
+    func batchedRead<T>(_ read: () -> T, prefetch: ((_ loadMissed: () -> Bool) -> Void)? = nil) -> T {
         guard cache != nil, cacheIsReadable, misses == nil else { return read() }
         misses = []
         defer { misses = nil }
@@ -106,20 +120,21 @@ final class WorkingSet {
         while true {
             let result = read()
             guard misses?.isEmpty == false else { return result }
-            loadMissed()
-            if !prefetched, let prefetch {
+            let readAhead = loadMissed()
+            if !prefetched, !readAhead, let prefetch {
                 prefetched = true
-                prefetch(loadMissed)
+                prefetch { !self.loadMissed() }
             }
         }
     }
 
-    /// During a batched read: loads the records missed so far in one batch.
-    private func loadMissed() {
-        guard let missed = misses, !missed.isEmpty else { return }
+    /// During a batched read: loads the records missed so far in one batch. Returns whether the
+    /// cache read ahead.
+    private func loadMissed() -> Bool {
+        guard let missed = misses, !missed.isEmpty else { return false }
         misses = nil
-        load(missed)
-        misses = []
+        defer { misses = [] }
+        return load(missed)
     }
 
     /// Records now written by a commit (in memory and, when it succeeded, in the cache).
