@@ -259,11 +259,13 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
             }
             for (batch, asked) in askedPerBatch where asked >= 2 && state.coLoaded.insert(batch).inserted {
                 try state.connection.run(Self.selectBatchSQL, [.int(batch)]) { row in
+                    // Rows asked for are already decoded.
+                    if let id = row.text(0), found[DataID(id)] != nil { return }
                     guard let (id, recordState) = Self.recordState(of: row, reader) else {
                         unreadable += 1
                         return
                     }
-                    if found[id] == nil { found[id] = recordState }
+                    found[id] = recordState
                 }
             }
             state.unreadable += unreadable

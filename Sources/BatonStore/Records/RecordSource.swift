@@ -68,6 +68,14 @@ public struct RecordSource: Sendable, Hashable {
     /// Makes room for `count` IDs in all.
     mutating func reserveCapacity(_ count: Int) { states.reserveCapacity(count) }
 
+    /// Sets an ID's state when the source does not know the ID; returns whether it did (one lookup).
+    mutating func insertIfMissing(_ id: DataID, _ state: RecordState) -> Bool {
+        let before = states.count
+        func visit(_: inout RecordState) {}
+        visit(&states[id, default: state])
+        return states.count != before
+    }
+
     /// Sets an ID's state as it is, without merging.
     public mutating func replace(_ id: DataID, with state: RecordState) { states[id] = state }
     public mutating func delete(_ id: DataID) { states[id] = .deleted }

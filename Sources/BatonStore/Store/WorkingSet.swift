@@ -22,8 +22,14 @@ final class WorkingSet {
     /// When each record in memory was last used, by a counter.
     private var lastUse: [DataID: UInt64] = [:]
     private var clock: UInt64 = 0
-    /// Records read since the last write (handed to the cache for least-recently-used eviction).
-    private var readSinceWrite = Set<DataID>()
+    /// Records read since the last write (handed to the cache for least-recently-used eviction):
+    /// each once, when its last use before was at or before `clockAtLastWrite`.
+    private var readSinceWrite: [DataID] = []
+    /// `clock` when the last write took the records read before it. Loading or writing a record
+    /// dates it so, which is not a read.
+    private var clockAtLastWrite: UInt64 = 0
+    /// Off while the prefetch walk looks records up: the read that follows it uses them.
+    private var touches = true
     /// Records whose last write to the cache failed: memory has the only copy, so they stay.
     private var pinned = Set<DataID>()
     /// False once a `clear()` failed to reach the cache: what it still holds is not to be believed.
@@ -44,7 +50,7 @@ final class WorkingSet {
     /// batched read, noting it as missed).
     func state(of id: DataID) -> RecordState? {
         if let state = records.state(of: id) {
-            if cache != nil { touch(id, read: true) }
+            if cache != nil, touches { touch(id, read: true) }
             return state
         }
         guard cache != nil, cacheIsReadable, !absent.contains(id) else { return nil }
@@ -56,20 +62,28 @@ final class WorkingSet {
         return records.state(of: id)
     }
 
+    /// Dates a use of `id`: a read now, or (not a read) a load or a write.
     private func touch(_ id: DataID, read: Bool) {
+        guard read else {
+            lastUse[id] = clockAtLastWrite
+            return
+        }
         clock &+= 1
-        lastUse[id] = clock
-        if read {
-            readSinceWrite.insert(id)
+        // One lookup: the last use before tells whether this is the first read since the write.
+        if (lastUse.updateValue(clock, forKey: id) ?? 0) <= clockAtLastWrite {
+            readSinceWrite.append(id)
             // A long run of reads without a write keeps only the latest ones.
-            if readSinceWrite.count > limit { readSinceWrite.removeAll(keepingCapacity: true) }
+            if readSinceWrite.count > limit { readSinceWrite.removeFirst(readSinceWrite.count - limit / 2) }
         }
     }
 
     /// The records read since the last write, handed over to it.
     func takeReadSinceWrite() -> Set<DataID> {
-        defer { readSinceWrite.removeAll(keepingCapacity: true) }
-        return readSinceWrite
+        defer {
+            readSinceWrite.removeAll(keepingCapacity: true)
+            clockAtLastWrite = clock
+        }
+        return Set(readSinceWrite)
     }
 
     /// Loads those of `ids` that memory does not hold, in one batch. Returns whether the cache
@@ -89,12 +103,11 @@ final class WorkingSet {
                 if wanted.remove(id) != nil {
                     records.replace(id, with: state)
                     touch(id, read: true)
-                } else if records.count < limit, records.state(of: id) == nil {
+                } else if records.count < limit, records.insertIfMissing(id, state) {
                     // Read ahead by the cache (written with what was asked for): kept while
                     // there is room, as the least recently used of what was loaded now.
-                    records.replace(id, with: state)
-                    absent.remove(id)
-                    lastUse[id] = clock
+                    if !absent.isEmpty { absent.remove(id) }
+                    touch(id, read: false)
                 }
             }
         } catch {
@@ -123,7 +136,9 @@ final class WorkingSet {
             let readAhead = loadMissed()
             if !prefetched, !readAhead, let prefetch {
                 prefetched = true
+                touches = false
                 prefetch { !self.loadMissed() }
+                touches = true
             }
         }
     }
