@@ -30,7 +30,7 @@ final class RecordReader {
         guard let id = cursor.string(), let typenameLength = cursor.varint() else { return nil }
         var typename: String?
         if typenameLength > 0 {
-            guard let name = cursor.string(length: typenameLength - 1) else { return nil }
+            guard let name = self.typename(cursor.take(typenameLength - 1)) else { return nil }
             typename = name
         }
         guard let count = cursor.varint(), let keysLength = cursor.varint(), let keyBytes = cursor.take(keysLength) else { return nil }
@@ -43,6 +43,22 @@ final class RecordReader {
         }
         guard cursor.isAtEnd else { return nil }
         return Record(id: DataID(id), typename: typename, fields: RecordFields(shape: shape, values: values))
+    }
+
+    /// The last typename read, as bytes and as a string: records of one type are stored side by side.
+    private var lastTypename: (bytes: [UInt8], name: String) = ([], "")
+
+    private func typename(_ bytes: UnsafeRawBufferPointer?) -> String? {
+        guard let bytes else { return nil }
+        if lastTypename.bytes.count == bytes.count,
+            lastTypename.bytes.withUnsafeBytes({ known in bytes.isEmpty || memcmp(known.baseAddress!, bytes.baseAddress!, bytes.count) == 0 })
+        {
+            return lastTypename.name
+        }
+        var cursor = Cursor(bytes: bytes, position: 0)
+        guard let name = cursor.string(length: bytes.count) else { return nil }
+        lastTypename = (Array(bytes), name)
+        return name
     }
 
     /// The shape whose keys are `keyBytes`: one met before, or a new one.

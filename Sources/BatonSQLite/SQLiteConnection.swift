@@ -135,6 +135,14 @@ final class SQLiteConnection {
             return String(cString: pointer)
         }
 
+        /// Whether the column's text is `text`, byte for byte.
+        func textEquals(_ column: Int32, _ text: String) -> Bool {
+            guard let pointer = sqlite3_column_text(statement, column) else { return false }
+            let count = Int(sqlite3_column_bytes(statement, column))
+            var text = text
+            return text.withUTF8 { bytes in bytes.count == count && (count == 0 || memcmp(bytes.baseAddress!, pointer, count) == 0) }
+        }
+
         func int(_ column: Int32) -> Int { Int(sqlite3_column_int64(statement, column)) }
 
         func double(_ column: Int32) -> Double { sqlite3_column_double(statement, column) }

@@ -222,11 +222,11 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
         uniqueKeysWithValues: lookupChunks.map { rows in
             (
                 rows,
-                "SELECT id, deleted, record, batch, batch_size FROM records WHERE id IN ("
+                "SELECT id, deleted, record, batch, batch_size, rowid FROM records WHERE id IN ("
                     + Array(repeating: "?", count: rows).joined(separator: ", ") + ")"
             )
         })
-    private static let selectBatchSQL = "SELECT id, deleted, record FROM records WHERE batch = ?"
+    private static let selectBatchSQL = "SELECT id, deleted, record, rowid FROM records WHERE batch = ?"
 
     /// Reads the rows of `ids` in `IN (…)` batches; rows that cannot be decoded read as missing
     /// (counted in ``unreadableRecordCount``).
@@ -247,6 +247,7 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
             var unreadable = 0
             // How many of the rows asked for each write stored, for writes small enough to read ahead.
             var askedPerBatch: [Int: Int] = [:]
+            var foundRows = Set<Int>()
             try Self.forEachChunk(of: keys.count, sizes: Self.lookupChunks) { first, count throws(SQLiteCacheError) in
                 try state.connection.run(
                     Self.selectSQL[count]!,
@@ -254,13 +255,16 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
                 ) { row in
                     if let (id, recordState) = Self.recordState(of: row, reader) { found[id] = recordState } else { unreadable += 1 }
                     let batch = row.int(3)
-                    if batch > 0, (2...Self.coLoadLimit).contains(row.int(4)) { askedPerBatch[batch, default: 0] += 1 }
+                    if batch > 0, (2...Self.coLoadLimit).contains(row.int(4)) {
+                        askedPerBatch[batch, default: 0] += 1
+                        foundRows.insert(row.int(5))
+                    }
                 }
             }
             for (batch, asked) in askedPerBatch where asked >= 2 && state.coLoaded.insert(batch).inserted {
                 try state.connection.run(Self.selectBatchSQL, [.int(batch)]) { row in
                     // Rows asked for are already decoded.
-                    if let id = row.text(0), found[DataID(id)] != nil { return }
+                    if foundRows.contains(row.int(3)) { return }
                     guard let (id, recordState) = Self.recordState(of: row, reader) else {
                         unreadable += 1
                         return
@@ -296,10 +300,13 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
     /// A `SELECT id, deleted, record` row as the store knows it; `nil` when it cannot be read
     /// (no ID, or a record that does not decode or names another ID).
     private static func recordState(of row: SQLiteConnection.Row, _ reader: RecordReader) -> (DataID, RecordState)? {
-        guard let id = row.text(0) else { return nil }
-        if row.int(1) != 0 { return (DataID(id), .deleted) }
-        guard let record = row.withBlob(2, { reader.decode($0) }), record.id.rawValue == id else { return nil }
-        return (DataID(id), .present(record))
+        if row.int(1) != 0 {
+            guard let id = row.text(0) else { return nil }
+            return (DataID(id), .deleted)
+        }
+        // The record's own ID, checked against the row's bytes (no string made for the row's).
+        guard let record = row.withBlob(2, { reader.decode($0) }), row.textEquals(0, record.id.rawValue) else { return nil }
+        return (record.id, .present(record))
     }
 
     /// Every record in the file, for inspection and tests (a store loads records on demand).

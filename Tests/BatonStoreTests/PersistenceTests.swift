@@ -32,28 +32,27 @@ final class CountingCache: NormalizedCache, Sendable {
 /// Issue 15: a cache on disk that survives restarts, is read on demand and evicted only by policy.
 @Suite("Persistence", .ownThread)
 struct PersistenceTests {
+    /// A user's fields, with two levels of friends.
+    static let userFields: [Selection] = [
+        .field("__typename", type: .nonNull(.scalar("String"))), .field("id", type: .nonNull(.scalar("ID"))),
+        .field("name", type: .scalar("String")),
+        .field(
+            "friend", type: .object("User"),
+            selections: [
+                .field("__typename", type: .nonNull(.scalar("String"))), .field("id", type: .nonNull(.scalar("ID"))),
+                .field("name", type: .scalar("String")),
+                .field(
+                    "friend", type: .object("User"),
+                    selections: [
+                        .field("__typename", type: .nonNull(.scalar("String"))), .field("id", type: .nonNull(.scalar("ID"))),
+                        .field("name", type: .scalar("String")),
+                    ]),
+            ]),
+    ]
+
     static let user = OperationDescriptor(
         name: "User",
-        selections: [
-            .field(
-                "user", type: .object("User"), arguments: ["id": .variable("id")],
-                selections: [
-                    .field("__typename", type: .nonNull(.scalar("String"))), .field("id", type: .nonNull(.scalar("ID"))),
-                    .field("name", type: .scalar("String")),
-                    .field(
-                        "friend", type: .object("User"),
-                        selections: [
-                            .field("__typename", type: .nonNull(.scalar("String"))), .field("id", type: .nonNull(.scalar("ID"))),
-                            .field("name", type: .scalar("String")),
-                            .field(
-                                "friend", type: .object("User"),
-                                selections: [
-                                    .field("__typename", type: .nonNull(.scalar("String"))), .field("id", type: .nonNull(.scalar("ID"))),
-                                    .field("name", type: .scalar("String")),
-                                ]),
-                        ]),
-                ])
-        ],
+        selections: [.field("user", type: .object("User"), arguments: ["id": .variable("id")], selections: userFields)],
         variables: [:], rootType: "Query")
 
     static func user(_ id: String) -> OperationDescriptor {
@@ -193,6 +192,56 @@ struct PersistenceTests {
         }
     }
 
+    /// Users (each with two levels of friends) fetched in one response, as a list.
+    static let users = OperationDescriptor(
+        name: "Users", selections: [.field("users", type: .list(.object("User")), selections: userFields)],
+        variables: [:], rootType: "Query")
+
+    static func usersData(_ ids: Range<Int>) -> JSONObject {
+        ["users": .list(ids.map { userData($0)["user"]! })]
+    }
+
+    /// A response read from a cold store comes from the file in one pass: the read asks for
+    /// the first level of the list, whose records one write stored, and the cache reads the rest
+    /// of that write with them; no load per level. A query that asks for one record of a
+    /// response loads that record only, and memory never takes more than its limit.
+    @Test func aResponseReadColdComesInOnePassAndAOneRecordQueryLoadsOneRecord() async throws {
+        try await withTemporaryFolder { folder in
+            let url = folder.appendingPathComponent("cache.sqlite")
+            do {
+                let store = Store(cache: try SQLiteNormalizedCache(fileURL: url))
+                store.publish(data: Self.usersData(0..<50), for: Self.users, fetched: true)
+                store.publish(data: Self.userData(7), for: Self.user("7"), fetched: true)
+            }
+            do {
+                let cache = CountingCache(try SQLiteNormalizedCache(fileURL: url))
+                let store = Store(cache: cache)
+                let opened = cache.loads
+                #expect(store.read(Self.users).data == Self.usersData(0..<50))
+                // 50 users and their 100 friends: one load answers the whole read.
+                #expect(cache.loads - opened == 1)
+                #expect(cache.loadedIDs == 50 + opened)
+                #expect(store.snapshot().count == 151)
+            }
+            do {
+                let cache = CountingCache(try SQLiteNormalizedCache(fileURL: url))
+                let store = Store(cache: cache)
+                #expect(store.read(Self.user("7")).data == Self.userData(7))
+                // user → friend → friend: one record per level, and nothing read ahead.
+                #expect(store.snapshot().count == 4)
+            }
+            do {
+                let store = Store(cache: try SQLiteNormalizedCache(fileURL: url), workingSetLimit: 40)
+                #expect(store.read(Self.users).data == Self.usersData(0..<50))
+                #expect(store.snapshot().count <= 151)
+                _ = store.read(Self.user("7"))
+                store.publish(data: Self.userData(5000), for: Self.user("5000"))
+                #expect(store.snapshot().count <= 40)
+                #expect(store.read(Self.users).data?["users"]?.listValue?.first == Self.userData(0)["user"])
+            }
+        }
+    }
+
     /// A watcher's records stay in memory, and its updates keep coming when others' go.
     @Test func watchedRecordsStayInTheWorkingSet() async throws {
         try await withTemporaryFolder { folder in
@@ -305,7 +354,7 @@ struct PersistenceTests {
     // MARK: Files from older versions, and failures
 
     /// Issue 15, item 6: a file written by Baton before this schema (version 1: records only)
-    /// opens with its records, and is version 2 afterwards.
+    /// opens with its records, and is version 3 afterwards.
     @Test func aVersion1FileIsMigratedKeepingTheUsersRecords() async throws {
         try await withTemporaryFolder { folder in
             let url = folder.appendingPathComponent("cache.sqlite")
@@ -344,11 +393,66 @@ struct PersistenceTests {
                 #expect(store.recordState(of: "User:9") == .deleted)
                 var version = ""
                 try cache.guardedConnection { try $0.run("SELECT value FROM baton_meta WHERE key = 'version'") { version = $0.text(0) ?? "" } }
-                #expect(version == "2")
+                #expect(version == "3")
                 // And it takes the new bookkeeping.
                 store.publish(data: Self.userData(3), for: Self.user("3"), fetched: true)
             }
             #expect(Store(cache: try SQLiteNormalizedCache(fileURL: url)).check(Self.user("3")) == .available)
+        }
+    }
+
+    /// A file of version 2 (records in the JSON form, no write batches) opens with its records,
+    /// fetch times and invalidation marks, is version 3 afterwards, and reads its old records
+    /// beside new ones.
+    @Test func aVersion2FileIsMigratedKeepingItsRecordsAndBookkeeping() async throws {
+        try await withTemporaryFolder { folder in
+            let url = folder.appendingPathComponent("cache.sqlite")
+            do {
+                let connection = try SQLiteConnection(path: url.path)
+                try connection.execute(
+                    """
+                    PRAGMA journal_mode = WAL;
+                    BEGIN IMMEDIATE;
+                    CREATE TABLE baton_meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
+                    INSERT INTO baton_meta (key, value) VALUES ('format', 'baton-normalized-cache'), ('version', '2'), ('epoch', '5');
+                    CREATE TABLE records (id TEXT PRIMARY KEY NOT NULL, deleted INTEGER NOT NULL DEFAULT 0, record BLOB,
+                        written_at REAL NOT NULL DEFAULT 0, used_at REAL NOT NULL DEFAULT 0);
+                    CREATE TABLE operations (key TEXT PRIMARY KEY NOT NULL, epoch INTEGER NOT NULL, fetched_at REAL NOT NULL);
+                    CREATE TABLE invalidations (id TEXT PRIMARY KEY NOT NULL, epoch INTEGER NOT NULL);
+                    COMMIT;
+                    """)
+                let now = Date().timeIntervalSince1970
+                var root = Record(id: .rootID, typename: "__Root")
+                root.fields[#"user(id:"1")"#] = .link("User:1")
+                root.fields[#"user(id:"2")"#] = .link("User:2")
+                let records = [
+                    root, Record(id: "User:1", typename: "User", fields: ["__typename": .scalar("User"), "id": .scalar("1"), "name": .scalar("Ann"), "friend": .null]),
+                    Record(id: "User:2", typename: "User", fields: ["__typename": .scalar("User"), "id": .scalar("2"), "name": .scalar("Bo"), "friend": .null]),
+                ]
+                for record in records {
+                    try connection.run(
+                        "INSERT INTO records (id, deleted, record, written_at, used_at) VALUES (?, 0, ?, ?, ?)",
+                        [.text(record.id.rawValue), .blob(RecordCoding.encode(record)), .real(now), .real(now)])
+                }
+                try connection.run("INSERT INTO operations (key, epoch, fetched_at) VALUES (?, 4, ?)", [.text(Self.user("1").rootKey), .real(now)])
+                try connection.run("INSERT INTO invalidations (id, epoch) VALUES ('User:2', 5)")
+            }
+            do {
+                let cache = try SQLiteNormalizedCache(fileURL: url)
+                let store = Store(cache: cache)
+                let expected: JSONObject = ["user": ["__typename": "User", "id": "1", "name": "Ann", "friend": nil]]
+                #expect(store.read(Self.user("1")).data == expected)
+                #expect(store.check(Self.user("1")) == .available)
+                #expect(store.check(Self.user("2")) == .stale)
+                var version = ""
+                try cache.guardedConnection { try $0.run("SELECT value FROM baton_meta WHERE key = 'version'") { version = $0.text(0) ?? "" } }
+                #expect(version == "3")
+                store.publish(data: Self.userData(3), for: Self.user("3"), fetched: true)
+            }
+            let store = Store(cache: try SQLiteNormalizedCache(fileURL: url))
+            #expect(store.read(Self.user("3")).data == Self.userData(3))
+            #expect(store.read(Self.user("1")).data?["user"]?["name"] == "Ann")
+            #expect(store.check(Self.user("2")) == .stale)
         }
     }
 

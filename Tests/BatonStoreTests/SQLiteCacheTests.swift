@@ -1,7 +1,7 @@
 import BatonAPI
 import BatonExampleAPI
 @testable import BatonSQLite
-import BatonStore
+@_spi(BatonStorage) import BatonStore
 import BatonTestSupport
 import Foundation
 import Testing
@@ -131,7 +131,7 @@ struct SQLiteCacheTests {
         }
     }
 
-    @Test func theWriterEncodesRecordsAsRecordCodingDoes() {
+    @Test func storedRecordsReadBackEqualInEitherForm() {
         var generator = SystemRandomNumberGenerator()
         let pieces = ["a", "bc", "\"", "\\", "\n", "\r", "\t", "\u{08}", "\u{0C}", "\u{00}", "\u{01}", "\u{1F}", " ", "é", "日本", "🎉", "/", "~"]
         func randomString() -> String {
@@ -144,7 +144,8 @@ struct SQLiteCacheTests {
                 fields: [
                     "zeta": .scalar(.string("")), "alpha": .link("User:1"), "mid(first:10)": .list([.link("a"), .null, .list([.link("b")])]),
                     "number": .scalar(.int(-42)), "ratio": .scalar(.double(1.0)), "half": .scalar(.double(0.5)), "flag": .scalar(.bool(true)),
-                    "json": .scalar(.object(["b": 1, "a": [1, "x"]])), "nothing": .null,
+                    "json": .scalar(.object(["b": 1, "a": [1, "x", nil, false, 2.5]])), "nothing": .null, "tags": .scalar(.list(["x", "y"])),
+                    "min": .scalar(.int(.min)), "max": .scalar(.int(.max)), "negativeZero": .scalar(.double(-0.0)), "empty": .list([]),
                 ]),
             Record(id: "long", typename: "Long", fields: ["body": .scalar(.string(String(repeating: "0123456789abcdef\r\n\"q\" ", count: 50)))]),
         ]
@@ -153,14 +154,61 @@ struct SQLiteCacheTests {
             for _ in 0..<Int.random(in: 0...14, using: &generator) { fields[randomString()] = .scalar(.string(randomString())) }
             records.append(Record(id: DataID("r\(index)" + randomString()), typename: randomString(), fields: fields))
         }
-        var writer = RecordWriter()
+        let writer = RecordWriter()
+        let reader = RecordReader()
         let buffer = ByteBuffer(capacity: 16)
+        // Twice: the second time, shapes met before give the keys.
         for record in records + records {
             let start = buffer.count
             writer.write(record, into: buffer)
-            let written = Array(UnsafeBufferPointer(start: buffer.start + start, count: buffer.count - start))
-            #expect(written == RecordCoding.encode(record), "\(record)")
+            let written = UnsafeRawBufferPointer(start: buffer.start + start, count: buffer.count - start)
+            let decoded = reader.decode(written)
+            #expect(decoded == record, "\(record)")
+            #expect(decoded?.fields.keys == record.fields.keys)
+            // Files before version 3 hold the JSON form; it reads the same.
+            #expect(RecordCoding.encode(record).withUnsafeBytes { reader.decode($0) } == record)
         }
+        let negativeZero = Record(id: "z", fields: ["d": .scalar(.double(-0.0))])
+        let zeroStart = buffer.count
+        writer.write(negativeZero, into: buffer)
+        let zero = reader.decode(UnsafeRawBufferPointer(start: buffer.start + zeroStart, count: buffer.count - zeroStart))
+        #expect(zero?["d"]?.scalarValue?.doubleValue?.sign == .minus)
+    }
+
+    @Test func damagedStoredRecordsAreUnreadableNeverATrap() {
+        let record = Record(
+            id: "Issue:1", typename: "Issue",
+            fields: [
+                "title": .scalar(.string("é日本🎉 title")), "author": .link("User:1"), "n": .scalar(.int(-7)), "d": .scalar(.double(2.5)),
+                "json": .scalar(.object(["k": ["v", 1]])), "comments": .list([.link("C:1"), .null]),
+            ])
+        let buffer = ByteBuffer(capacity: 16)
+        RecordWriter().write(record, into: buffer)
+        let bytes = Array(UnsafeBufferPointer(start: buffer.start, count: buffer.count))
+        let reader = RecordReader()
+        #expect(bytes.withUnsafeBytes { reader.decode($0) } == record)
+        // Every truncation, and bytes left over, are unreadable.
+        for length in 0..<bytes.count {
+            #expect(bytes[..<length].withUnsafeBytes { reader.decode($0) } == nil, "truncated to \(length)")
+        }
+        #expect((bytes + [0]).withUnsafeBytes { reader.decode($0) } == nil)
+        // Any byte changed to any value: unreadable or some record, never a trap.
+        for position in bytes.indices {
+            for value in [0x00, 0x01, 0x07, 0x09, 0x0A, 0x7F, 0x80, 0xBA, 0xC3, 0xFF] as [UInt8] {
+                var damaged = bytes
+                damaged[position] = value
+                _ = damaged.withUnsafeBytes { reader.decode($0) }
+            }
+        }
+        // Bytes that are not UTF-8 in a string: unreadable, not repaired.
+        let invalid = Record(id: "x", fields: ["s": .scalar(.string("abc"))])
+        let start = buffer.count
+        RecordWriter().write(invalid, into: buffer)
+        var invalidBytes = Array(UnsafeBufferPointer(start: buffer.start + start, count: buffer.count - start))
+        invalidBytes[invalidBytes.count - 2] = 0xFF
+        #expect(invalidBytes.withUnsafeBytes { reader.decode($0) } == nil)
+        // A key repeated in a record's keys is unreadable.
+        #expect(RecordShape(keys: ["a", "a"]) == nil)
     }
 
     @Test func largePublishesUpdatesAndRemovalsSurviveARestart() async throws {

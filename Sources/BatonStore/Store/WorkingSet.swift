@@ -99,6 +99,7 @@ final class WorkingSet {
             let found = try cache.loadRecords(forKeys: wanted)
             records.reserveCapacity(min(records.count + found.count, limit))
             readAhead = found.count > wanted.count
+            lastUse.reserveCapacity(min(lastUse.count + found.count, limit))
             for (id, state) in found {
                 if wanted.remove(id) != nil {
                     records.replace(id, with: state)
