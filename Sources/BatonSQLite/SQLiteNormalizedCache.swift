@@ -238,6 +238,13 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
     /// it, instead of one lookup per record and per level; a query that asks for one record
     /// gets that record.
     public func loadRecords(forKeys ids: Set<DataID>) throws -> [DataID: RecordState] {
+        try loadRecords(forKeys: ids, readingAhead: false)
+    }
+
+    /// Reads the rows of `ids` as ``loadRecords(forKeys:)`` does; with `readingAhead`, the rest of
+    /// the write of any record asked for comes back too (a read two levels into records the
+    /// store lacked reads the response it is in), within the same bound of 4,096 records.
+    public func loadRecords(forKeys ids: Set<DataID>, readingAhead: Bool) throws -> [DataID: RecordState] {
         guard !ids.isEmpty else { return [:] }
         return try guarded.withLock { state throws(SQLiteCacheError) -> [DataID: RecordState] in
             var found: [DataID: RecordState] = [:]
@@ -261,7 +268,7 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
                     }
                 }
             }
-            for (batch, asked) in askedPerBatch where asked >= 2 && state.coLoaded.insert(batch).inserted {
+            for (batch, asked) in askedPerBatch where (asked >= 2 || readingAhead) && state.coLoaded.insert(batch).inserted {
                 try state.connection.run(Self.selectBatchSQL, [.int(batch)]) { row in
                     // Rows asked for are already decoded.
                     if foundRows.contains(row.int(3)) { return }

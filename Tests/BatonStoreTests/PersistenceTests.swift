@@ -17,11 +17,15 @@ final class CountingCache: NormalizedCache, Sendable {
     var loadedIDs: Int { counts.withLock { $0.ids } }
 
     func loadRecords(forKeys ids: Set<DataID>) throws -> [DataID: RecordState] {
+        try loadRecords(forKeys: ids, readingAhead: false)
+    }
+
+    func loadRecords(forKeys ids: Set<DataID>, readingAhead: Bool) throws -> [DataID: RecordState] {
         counts.withLock {
             $0.loads += 1
             $0.ids += ids.count
         }
-        return try inner.loadRecords(forKeys: ids)
+        return try inner.loadRecords(forKeys: ids, readingAhead: readingAhead)
     }
 
     func loadMetadata() throws -> CacheMetadata { try inner.loadMetadata() }
@@ -173,12 +177,13 @@ struct PersistenceTests {
             #expect(store.snapshot().count == 1)
             let read = store.read(Self.user("7"))
             #expect(read.data == Self.userData(7))
-            // user → friend → friend: three levels of records, each loaded in one batch.
-            #expect(cache.loads - opened == 3)
+            // user → friend → friend: the user, then its friend, which two levels down reads
+            // ahead the rest of the write it came in (the friend's friend).
+            #expect(cache.loads - opened == 2)
             #expect(store.snapshot().count == 4)
             // Reading it again loads nothing.
             _ = store.read(Self.user("7"))
-            #expect(cache.loads - opened == 3)
+            #expect(cache.loads - opened == 2)
             // Reading every user goes past the limit: memory lets the least recently used go,
             // and every read still answers.
             for id in 0..<300 { #expect(store.read(Self.user("\(id)")).data == Self.userData(id), "user \(id)") }
@@ -226,9 +231,17 @@ struct PersistenceTests {
             do {
                 let cache = CountingCache(try SQLiteNormalizedCache(fileURL: url))
                 let store = Store(cache: cache)
-                #expect(store.read(Self.user("7")).data == Self.userData(7))
-                // user → friend → friend: one record per level, and nothing read ahead.
-                #expect(store.snapshot().count == 4)
+                let openedIDs = cache.loadedIDs
+                // One level: the user's name. Its record is in the list's write, but a read one
+                // level deep reads no further.
+                let shallow = OperationDescriptor(
+                    name: "UserName",
+                    selections: [
+                        .field("user", type: .object("User"), arguments: ["id": .value("7")], selections: [.field("name", type: .scalar("String"))])
+                    ], variables: [:], rootType: "Query")
+                #expect(store.read(shallow).data == ["user": ["name": "user 7"]])
+                #expect(store.snapshot().count == 2)
+                #expect(cache.loadedIDs == openedIDs + 1)
             }
             do {
                 let store = Store(cache: try SQLiteNormalizedCache(fileURL: url), workingSetLimit: 40)

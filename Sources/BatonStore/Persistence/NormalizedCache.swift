@@ -14,12 +14,23 @@ public protocol NormalizedCache: Sendable {
     /// records it was not asked for (read ahead: records written with those asked for), which
     /// the store keeps while its working set has room.
     func loadRecords(forKeys ids: Set<DataID>) throws -> [DataID: RecordState]
+    /// ``loadRecords(forKeys:)`` for a read that has gone more than one level down into records
+    /// memory lacked: `readingAhead` asks the cache to add what it stores with those records (a
+    /// tree read from disk goes on reading it). By default, the same as `loadRecords(forKeys:)`.
+    func loadRecords(forKeys ids: Set<DataID>, readingAhead: Bool) throws -> [DataID: RecordState]
     /// The store's bookkeeping (fetch times, invalidation marks), read once when the store opens.
     func loadMetadata() throws -> CacheMetadata
     /// Writes one commit. Must be atomic: after a crash the cache holds all of a commit or none of it.
     func write(_ batch: CacheBatch) throws
     /// Removes every record and all bookkeeping.
     func clear() throws
+}
+
+extension NormalizedCache {
+    /// Loads `ids` as ``loadRecords(forKeys:)`` does: no read-ahead of its own.
+    public func loadRecords(forKeys ids: Set<DataID>, readingAhead: Bool) throws -> [DataID: RecordState] {
+        try loadRecords(forKeys: ids)
+    }
 }
 
 /// One commit as the cache stores it.

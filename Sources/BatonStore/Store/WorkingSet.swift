@@ -89,14 +89,14 @@ final class WorkingSet {
     /// Loads those of `ids` that memory does not hold, in one batch. Returns whether the cache
     /// read ahead (gave records not asked for).
     @discardableResult
-    func load(_ ids: some Sequence<DataID>) -> Bool {
+    func load(_ ids: some Sequence<DataID>, readingAhead: Bool = false) -> Bool {
         guard let cache, cacheIsReadable else { return false }
         var wanted = Set<DataID>()
         for id in ids where records.state(of: id) == nil && !absent.contains(id) { wanted.insert(id) }
         guard !wanted.isEmpty else { return false }
         var readAhead = false
         do {
-            let found = try cache.loadRecords(forKeys: wanted)
+            let found = try cache.loadRecords(forKeys: wanted, readingAhead: readingAhead)
             records.reserveCapacity(min(records.count + found.count, limit))
             readAhead = found.count > wanted.count
             lastUse.reserveCapacity(min(lastUse.count + found.count, limit))
@@ -124,11 +124,13 @@ final class WorkingSet {
     /// missed. After the first load, unless the cache read ahead, `prefetch` loads the rest of
     /// what the read needs level by level (it looks records up and calls its argument to load
     /// what it missed, one batch per level, and stops when that returns false: the cache read
-    /// ahead, so the next run of `read` may find everything). A read whose records are in memory
-    /// runs once; a cold one runs twice.
+    /// ahead, so the next run of `read` may find everything). From the second load on, the cache
+    /// is asked to read ahead: the read is going down a tree of records memory lacks. A read
+    /// whose records are in memory runs once; a cold one runs twice.
     func batchedRead<T>(_ read: () -> T, prefetch: ((_ loadMissed: () -> Bool) -> Void)? = nil) -> T {
         guard cache != nil, cacheIsReadable, misses == nil else { return read() }
         misses = []
+        loadsInRead = 0
         defer { misses = nil }
         var prefetched = false
         while true {
@@ -144,13 +146,17 @@ final class WorkingSet {
         }
     }
 
+    /// Loads made by the batched read running now.
+    private var loadsInRead = 0
+
     /// During a batched read: loads the records missed so far in one batch. Returns whether the
     /// cache read ahead.
     private func loadMissed() -> Bool {
         guard let missed = misses, !missed.isEmpty else { return false }
         misses = nil
         defer { misses = [] }
-        return load(missed)
+        loadsInRead += 1
+        return load(missed, readingAhead: loadsInRead > 1)
     }
 
     /// Records now written by a commit (in memory and, when it succeeded, in the cache).
