@@ -365,16 +365,17 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
     /// Rows per multi-row statement, largest first: a commit runs as few statements as it
     /// can (most of a small statement's cost is running it, not its row).
     private static let chunkSizes = [128, 16, 1]
-    /// `written_at` and `used_at` are the statement's time: SQLite's `'now'` is one value for
-    /// a whole statement.
+    /// `written_at` and `used_at` are the write's time (seconds since 1970), bound once.
     private static let upsertSQL: [Int: String] = Dictionary(
         uniqueKeysWithValues: chunkSizes.map { rows in
             (
                 rows,
                 "INSERT INTO records (id, deleted, record, written_at, used_at, batch, batch_size) VALUES "
                     + (0..<rows).map { row in
-                        // Numbered parameters: three per row, then the write's batch and size.
-                        "(?\(row * 3 + 1), ?\(row * 3 + 2), ?\(row * 3 + 3), \(nowSQL), \(nowSQL), ?\(rows * 3 + 1), ?\(rows * 3 + 2))"
+                        // Numbered parameters: three per row, then the write's batch, its size and
+                        // its time (one value each for every row; a statement with fewer, shorter
+                        // terms is quicker to prepare, which a new connection does once per size).
+                        "(?\(row * 3 + 1), ?\(row * 3 + 2), ?\(row * 3 + 3), ?\(rows * 3 + 3), ?\(rows * 3 + 3), ?\(rows * 3 + 1), ?\(rows * 3 + 2))"
                     }.joined(separator: ", ")
                     + " ON CONFLICT (id) DO UPDATE SET deleted = excluded.deleted, record = excluded.record,"
                     + " written_at = excluded.written_at, used_at = excluded.used_at, batch = excluded.batch,"
@@ -435,6 +436,7 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
         let connection = state.connection
         // The rows of this write share a batch number, for read-ahead (see `loadRecords`).
         let writeNumber = state.nextBatch
+        let now = Date().timeIntervalSince1970
         if !rows.isEmpty { state.nextBatch += 1 }
         try connection.transaction { () throws(SQLiteCacheError) in
             try Self.forEachChunk(of: rows.count, sizes: Self.chunkSizes) { first, count throws(SQLiteCacheError) in
@@ -442,6 +444,7 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
                     // The last two parameters are the write's batch and its size.
                     if index == Int32(count * 3 + 1) { return sqlite3_bind_int64(statement, index, Int64(writeNumber)) }
                     if index == Int32(count * 3 + 2) { return sqlite3_bind_int64(statement, index, Int64(rows.count)) }
+                    if index == Int32(count * 3 + 3) { return sqlite3_bind_double(statement, index, now) }
                     let row = rows[first + Int(index - 1) / 3]
                     switch (index - 1) % 3 {
                     case 0:
