@@ -25,11 +25,20 @@ struct StoreModelTests {
         }
     }
 
-    func run(seed: UInt64, steps: Int, sqlite: URL?) async throws {
+    /// Memory of a few records over the file: records leave memory and come back (read ahead
+    /// with the rest of their write, as memory has room) all the time.
+    @Test(arguments: [21, 22])
+    func sqliteStoreWithASmallWorkingSetMatchesTheModel(seed: UInt64) async throws {
+        try await withTemporaryFolder { folder in
+            try await run(seed: seed, steps: 1_000, sqlite: folder.appendingPathComponent("model.sqlite"), workingSetLimit: 8)
+        }
+    }
+
+    func run(seed: UInt64, steps: Int, sqlite: URL?, workingSetLimit: Int = 50_000) async throws {
         var random = SeededGenerator(seed: seed)
         func openStore() throws -> Store {
             let cache: any NormalizedCache = try sqlite.map { try SQLiteNormalizedCache(fileURL: $0) } ?? InMemoryNormalizedCache()
-            return Store(cache: cache, releaseBufferSize: ModelStore.releaseBufferSize)
+            return Store(cache: cache, releaseBufferSize: ModelStore.releaseBufferSize, workingSetLimit: workingSetLimit)
         }
         var store = try openStore()
         var model = ModelStore(persistent: sqlite != nil)
