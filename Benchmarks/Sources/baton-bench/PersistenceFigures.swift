@@ -123,7 +123,7 @@ enum PersistenceFigures {
         warm.publish(data: data, for: descriptor, fetched: true)
         var cold: [(wall: Duration, cpu: Duration)] = []
         var inMemory: [(wall: Duration, cpu: Duration)] = []
-        for round in 0..<9 {
+        for round in 0..<15 {
             // Opened outside the timing (it reads the bookkeeping only); the read loads every record.
             let opened = Store(cache: try SQLiteNormalizedCache(fileURL: file))
             var coldRead: ReadResult?
