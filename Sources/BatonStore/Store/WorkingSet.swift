@@ -98,15 +98,16 @@ final class WorkingSet {
         do {
             let found = try cache.loadRecords(forKeys: wanted, readingAhead: readingAhead)
             records.reserveCapacity(min(records.count + found.count, limit))
-            readAhead = found.count > wanted.count
             lastUse.reserveCapacity(min(lastUse.count + found.count, limit))
             for (id, state) in found {
                 if wanted.remove(id) != nil {
                     records.replace(id, with: state)
                     touch(id, read: true)
-                } else if records.count < limit, records.insertIfMissing(id, state) {
+                } else {
                     // Read ahead by the cache (written with what was asked for): kept while
                     // there is room, as the least recently used of what was loaded now.
+                    readAhead = true
+                    guard records.count < limit, records.insertIfMissing(id, state) else { continue }
                     if !absent.isEmpty { absent.remove(id) }
                     touch(id, read: false)
                 }
