@@ -1,5 +1,5 @@
+@_spi(BatonStorage) import BatonAPI
 @_spi(BatonStorage) import BatonStore
-import BatonAPI
 
 #if canImport(Glibc)
     import Glibc
@@ -50,11 +50,7 @@ final class RecordReader {
 
     private func typename(_ bytes: UnsafeRawBufferPointer?) -> String? {
         guard let bytes else { return nil }
-        if lastTypename.bytes.count == bytes.count,
-            lastTypename.bytes.withUnsafeBytes({ known in bytes.isEmpty || memcmp(known.baseAddress!, bytes.baseAddress!, bytes.count) == 0 })
-        {
-            return lastTypename.name
-        }
+        if Self.same(lastTypename.bytes, bytes) { return lastTypename.name }
         var cursor = Cursor(bytes: bytes, position: 0)
         guard let name = cursor.string(length: bytes.count) else { return nil }
         lastTypename = (Array(bytes), name)
@@ -63,11 +59,8 @@ final class RecordReader {
 
     /// The shape whose keys are `keyBytes`: one met before, or a new one.
     private func shape(count: Int, keyBytes: UnsafeRawBufferPointer) -> RecordShape? {
-        for entry in shapes where entry.bytes.count == keyBytes.count && entry.shape.count == count {
-            let same = entry.bytes.withUnsafeBytes { known in
-                keyBytes.isEmpty || memcmp(known.baseAddress!, keyBytes.baseAddress!, keyBytes.count) == 0
-            }
-            if same { return entry.shape }
+        for entry in shapes where entry.shape.count == count && Self.same(entry.bytes, keyBytes) {
+            return entry.shape
         }
         var cursor = Cursor(bytes: keyBytes, position: 0)
         var keys: [String] = []
@@ -85,6 +78,12 @@ final class RecordReader {
             nextSlot = (nextSlot + 1) % Self.remembered
         }
         return shape
+    }
+
+    /// Whether `known` holds exactly `bytes`.
+    private static func same(_ known: [UInt8], _ bytes: UnsafeRawBufferPointer) -> Bool {
+        known.count == bytes.count
+            && known.withUnsafeBytes { known in bytes.isEmpty || memcmp(known.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }
     }
 
     private struct Cursor {
@@ -126,13 +125,7 @@ final class RecordReader {
         /// `length` bytes as a string, when they are valid UTF-8.
         mutating func string(length: Int) -> String? {
             guard let slice = take(length) else { return nil }
-            // `String(decoding:)` repairs invalid UTF-8 (far faster than validating first): the
-            // bytes are valid exactly when nothing was repaired.
-            var string = String(decoding: slice, as: UTF8.self)
-            let unchanged = string.withUTF8 { decoded in
-                decoded.count == slice.count && (slice.isEmpty || memcmp(decoded.baseAddress!, slice.baseAddress!, slice.count) == 0)
-            }
-            return unchanged ? string : nil
+            return String(validUTF8: slice)
         }
 
         mutating func fieldValue() -> RecordValue? {

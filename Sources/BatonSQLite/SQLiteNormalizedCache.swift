@@ -441,7 +441,7 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
         try connection.transaction { () throws(SQLiteCacheError) in
             try Self.forEachChunk(of: rows.count, sizes: Self.chunkSizes) { first, count throws(SQLiteCacheError) in
                 try connection.run(Self.upsertSQL[count]!) { statement, index in
-                    // The last two parameters are the write's batch and its size.
+                    // The last three parameters are the write's batch, its size and its time.
                     if index == Int32(count * 3 + 1) { return sqlite3_bind_int64(statement, index, Int64(writeNumber)) }
                     if index == Int32(count * 3 + 2) { return sqlite3_bind_int64(statement, index, Int64(rows.count)) }
                     if index == Int32(count * 3 + 3) { return sqlite3_bind_double(statement, index, now) }

@@ -355,15 +355,8 @@ struct JSONParser: ~Copyable {
     /// The string of `slice`; with `checkUTF8`, an error unless it is valid UTF-8. ASCII, by far
     /// the most common case, needs no check beyond the scan.
     private func makeString(_ slice: UnsafeRawBufferPointer, at start: Int, checkUTF8: Bool) throws(JSONParseError) -> String {
-        let string = String(decoding: slice, as: UTF8.self)
-        if !checkUTF8 { return string }
-        // `String(decoding:)` repairs invalid UTF-8 (far faster than `String(validating:)`, which
-        // checks scalar by scalar): the bytes are valid exactly when nothing was repaired.
-        var copy = string
-        let unchanged = copy.withUTF8 { decoded in
-            decoded.count == slice.count && (slice.isEmpty || memcmp(decoded.baseAddress!, slice.baseAddress!, slice.count) == 0)
-        }
-        guard unchanged else {
+        if !checkUTF8 { return String(decoding: slice, as: UTF8.self) }
+        guard let string = String(validUTF8: slice) else {
             throw JSONParseError(offset: start, expected: "a string of valid UTF-8", found: "invalid UTF-8")
         }
         return string
@@ -474,6 +467,21 @@ public enum JSONScanner {
     /// `nil` when there is no valid string there.
     public static func string(in bytes: UnsafeRawBufferPointer, at offset: inout Int) -> String? {
         JSONParser.string(in: bytes, at: &offset)
+    }
+}
+
+extension String {
+    /// The string of `bytes` when they are valid UTF-8, else `nil`. `String(decoding:)` repairs
+    /// invalid UTF-8 and is far faster than `String(validating:)`, which checks scalar by scalar:
+    /// the bytes are valid exactly when nothing was repaired.
+    @_spi(BatonStorage)
+    public init?(validUTF8 bytes: UnsafeRawBufferPointer) {
+        var string = String(decoding: bytes, as: UTF8.self)
+        let unchanged = string.withUTF8 { decoded in
+            decoded.count == bytes.count && (bytes.isEmpty || memcmp(decoded.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
+        }
+        guard unchanged else { return nil }
+        self = string
     }
 }
 

@@ -28,7 +28,7 @@ enum RecordPrefetcher {
             for visit in frontier {
                 for entry in visit.plan.object(for: visit.record.typename ?? visit.type).fields {
                     guard case .composite(let type, let plan) = entry.kind, let stored = visit.record.fields[entry.readKey] else { continue }
-                    collectLinks(in: stored) { id in
+                    stored.forEachLink { id in
                         if walked.insert(Walked(id: id, plan: ObjectIdentifier(plan))).inserted {
                             next.append(Pending(id: id, type: type, plan: plan))
                         }
@@ -69,13 +69,5 @@ enum RecordPrefetcher {
     private struct Walked: Hashable {
         let id: DataID
         let plan: ObjectIdentifier
-    }
-
-    private static func collectLinks(in value: RecordValue, _ found: (DataID) -> Void) {
-        switch value {
-        case .scalar: return
-        case .link(let id): found(id)
-        case .list(let items): for item in items { collectLinks(in: item, found) }
-        }
     }
 }

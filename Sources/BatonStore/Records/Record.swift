@@ -36,10 +36,15 @@ public enum RecordValue: Sendable, Hashable {
     public static let null = RecordValue.scalar(.null)
 
     func collectLinks(into result: inout [DataID]) {
+        forEachLink { result.append($0) }
+    }
+
+    /// Calls `body` with each ID this value links to, directly or through lists, in order.
+    func forEachLink(_ body: (DataID) -> Void) {
         switch self {
         case .scalar: return
-        case .link(let id): result.append(id)
-        case .list(let items): for item in items { item.collectLinks(into: &result) }
+        case .link(let id): body(id)
+        case .list(let items): for item in items { item.forEachLink(body) }
         }
     }
 
@@ -95,8 +100,7 @@ public struct RecordFields: Sendable {
     init(uniqueKeys keys: [String], values: [RecordValue]) {
         self.keys = keys
         self.values = values
-        index = nil
-        if keys.count > Self.indexThreshold { rebuildIndex() }
+        index = Self.index(of: keys)
     }
 
     /// Fields with a prepared index (a shape's), without checking.
@@ -105,9 +109,6 @@ public struct RecordFields: Sendable {
         self.values = values
         self.index = index
     }
-
-    /// The index of these fields' keys, to share with fields of the same keys.
-    var sharedIndex: [String: Int]? { index }
 
     public var count: Int { keys.count }
     public var isEmpty: Bool { keys.isEmpty }
@@ -164,9 +165,18 @@ public struct RecordFields: Sendable {
     }
 
     private mutating func rebuildIndex() {
+        index = Self.positions(of: keys)
+    }
+
+    /// The index fields with these (distinct) keys start with: none for small records.
+    static func index(of keys: [String]) -> [String: Int]? {
+        keys.count > indexThreshold ? positions(of: keys) : nil
+    }
+
+    private static func positions(of keys: [String]) -> [String: Int] {
         var built = [String: Int](minimumCapacity: keys.count)
         for (position, key) in keys.enumerated() { built[key] = position }
-        index = built
+        return built
     }
 }
 
@@ -230,8 +240,7 @@ public struct RecordShape: Sendable {
     public init?(keys: [String]) {
         guard Set(keys).count == keys.count else { return nil }
         self.keys = keys
-        let fields = RecordFields(uniqueKeys: keys, values: [])
-        index = fields.sharedIndex
+        index = RecordFields.index(of: keys)
     }
 
     /// How many keys records of this shape have.
