@@ -35,21 +35,8 @@ struct OperationRenderer {
         case .subscription: protocolName = "BatonAPI.GraphQLSubscription"
         }
         let document = document(operation)
-        var variables: [(name: String, type: String, defaultValue: String?)] = []
-        for definition in operation.variableDefinitions {
-            guard let inputType = inputType(definition.type) else {
-                throw CodegenError("unknown type of variable $\(definition.variable.name.value)", at: .of(definition))
-            }
-            let swiftType = names.input(inputType)
-            var defaultValue: String?
-            if let value = definition.defaultValue {
-                defaultValue = ValueRenderer.defaultValue(value, type: inputType, names: names, index: index)
-                if defaultValue == nil, !(inputType is GraphQLNonNull) { defaultValue = "nil" }
-            } else if !(inputType is GraphQLNonNull) {
-                defaultValue = "nil"
-            }
-            variables.append((definition.variable.name.value, swiftType, defaultValue))
-        }
+        var variables: [Variable] = []
+        for definition in operation.variableDefinitions { variables.append(try variable(definition)) }
         // Relay's provided variables: the value of a provider mapped to a Swift type, else a
         // parameter of the operation named after the provider.
         var providedEntries: [(key: String, expression: String)] = []
@@ -84,18 +71,7 @@ struct OperationRenderer {
                     w.line("public var variables: BatonAPI.GraphQLVariables? { [\(entries.joined(separator: ", "))] }")
                 }
             } else {
-                for variable in variables {
-                    w.line("public var \(SwiftNaming.identifier(variable.name)): \(variable.type)")
-                }
-                w.line()
-                let parameters = variables.map { variable in
-                    "\(SwiftNaming.identifier(variable.name)): \(variable.type)" + (variable.defaultValue.map { " = \($0)" } ?? "")
-                }
-                w.block("public init(\(parameters.joined(separator: ", ")))") { body in
-                    for variable in variables {
-                        body.line("self.\(variable.name) = \(SwiftNaming.identifier(variable.name))")
-                    }
-                }
+                Self.renderProperties(variables, into: &w)
                 w.line()
                 let entries = variables.filter { variable in !providedEntries.contains { $0.expression == SwiftNaming.identifier(variable.name) } }
                     .map { "\(SwiftNaming.stringLiteral($0.name)): \(SwiftNaming.identifier($0.name))" }
@@ -104,6 +80,36 @@ struct OperationRenderer {
             }
             w.line()
             selectionSets.render(scope, into: &w)
+        }
+    }
+
+    /// A variable as generated code declares it: its name, its Swift type, and its default value
+    /// as Swift (`nil` for an optional without one).
+    typealias Variable = (name: String, type: String, defaultValue: String?)
+
+    /// The Swift form of a variable definition.
+    func variable(_ definition: VariableDefinition) throws(CodegenError) -> Variable {
+        guard let inputType = inputType(definition.type) else {
+            throw CodegenError("unknown type of variable $\(definition.variable.name.value)", at: .of(definition))
+        }
+        var defaultValue = definition.defaultValue.flatMap { ValueRenderer.defaultValue($0, type: inputType, names: names, index: index) }
+        if defaultValue == nil, !(inputType is GraphQLNonNull) { defaultValue = "nil" }
+        return (definition.variable.name.value, names.input(inputType), defaultValue)
+    }
+
+    /// A stored property per variable, then the memberwise initializer with the defaults.
+    static func renderProperties(_ variables: [Variable], into w: inout SwiftWriter) {
+        for variable in variables {
+            w.line("public var \(SwiftNaming.identifier(variable.name)): \(variable.type)")
+        }
+        if !variables.isEmpty { w.line() }
+        let parameters = variables.map { variable in
+            "\(SwiftNaming.identifier(variable.name)): \(variable.type)" + (variable.defaultValue.map { " = \($0)" } ?? "")
+        }
+        w.block("public init(\(parameters.joined(separator: ", ")))") { body in
+            for variable in variables {
+                body.line("self.\(SwiftNaming.identifier(variable.name)) = \(SwiftNaming.identifier(variable.name))")
+            }
         }
     }
 
