@@ -35,7 +35,7 @@ public final class BatonClient: Sendable {
     /// that runs after them (before the persisted-query step), and a store (in memory by default,
     /// made with `sensitiveData`). `timeout`, `useGETForQueries`, `autoPersistQueries`,
     /// `useGETForPersistedQueryRetry`, `persistedQueriesOnly`, `wireInterceptors`, `retryPolicy`,
-    /// `sensitiveData`, `logger`, `subscriptionProtocol` and `telemetry` are those of
+    /// `sensitiveData`, `limits`, `logger`, `subscriptionProtocol` and `telemetry` are those of
     /// ``RequestChainNetworkTransport`` (and `telemetry` the client's too):
     /// `wireInterceptors` run last, after the persisted-query step, and see each request as it
     /// goes on the wire. A store passed in keeps its
@@ -54,6 +54,7 @@ public final class BatonClient: Sendable {
         wireInterceptors: [any GraphQLInterceptor] = [],
         retryPolicy: RetryPolicy? = nil,
         sensitiveData: SensitiveData = .default,
+        limits: ResponseLimits = .default,
         logger: Logger = Logger(label: "Baton.HTTP"),
         subscriptionProtocol: HTTPSubscriptionProtocol? = nil,
         telemetry: BatonTelemetry = .default,
@@ -67,7 +68,7 @@ public final class BatonClient: Sendable {
                 useGETForQueries: useGETForQueries, autoPersistQueries: autoPersistQueries,
                 useGETForPersistedQueryRetry: useGETForPersistedQueryRetry, persistedQueriesOnly: persistedQueriesOnly,
                 subscriptionProtocol: subscriptionProtocol, wireInterceptors: wireInterceptors, retryPolicy: retryPolicy,
-                sensitiveData: sensitiveData, logger: logger, telemetry: telemetry),
+                sensitiveData: sensitiveData, limits: limits, logger: logger, telemetry: telemetry),
             store: store ?? Store(sensitiveData: sensitiveData), telemetry: telemetry)
     }
 

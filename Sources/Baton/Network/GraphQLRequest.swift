@@ -25,6 +25,8 @@ public struct GraphQLRequest: Sendable {
     public var extensions: JSONObject
     /// How long to wait for the whole response; `nil` for the HTTP client's default.
     public var timeout: Duration?
+    /// The bounds kept against the server while this request's response is read.
+    public var limits: ResponseLimits = .default
     /// Whether the chain's last step sends the request as `GET` (a query only; a request with
     /// files is always a multipart `POST`).
     public var usesGET: Bool = false

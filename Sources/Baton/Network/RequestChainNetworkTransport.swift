@@ -38,6 +38,8 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport, Subscript
     public let timeout: Duration?
     /// How failed requests are sent again; `nil` never retries.
     public let retryPolicy: RetryPolicy?
+    /// How much of a response is read and how long an operation may take (``ResponseLimits``).
+    public let limits: ResponseLimits
     /// The headers and variables never logged.
     public let sensitiveData: SensitiveData
     private let log: RequestLog
@@ -71,6 +73,8 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport, Subscript
     ///   - retryPolicy: send failed queries again (first in the chain, so each attempt runs
     ///     through every interceptor).
     ///   - sensitiveData: headers and variables whose values are redacted in logs.
+    ///   - limits: the bounds kept against the server: response and part sizes, error paths, and
+    ///     the whole operation's time (``ResponseLimits``).
     ///   - logger: where requests, responses, failures and retries are logged.
     ///   - telemetry: the tracer whose instrument injects the operation's span context into each
     ///     request (W3C `traceparent` with an OpenTelemetry tracer), and the metrics that count
@@ -83,9 +87,10 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport, Subscript
         incrementalDeliveryFormats: [IncrementalDeliveryFormat] = [.specDraft, .deferSpec20220824],
         subscriptionProtocol: HTTPSubscriptionProtocol? = nil,
         wireInterceptors: [any GraphQLInterceptor] = [],
-        retryPolicy: RetryPolicy? = nil, sensitiveData: SensitiveData = .default,
+        retryPolicy: RetryPolicy? = nil, sensitiveData: SensitiveData = .default, limits: ResponseLimits = .default,
         logger: Logger = Logger(label: "Baton.HTTP"), telemetry: BatonTelemetry = .default
     ) {
+        self.limits = limits
         self.url = url
         self.headerFields = headerFields
         let log = RequestLog(logger: logger, sensitiveData: sensitiveData)
@@ -209,6 +214,7 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport, Subscript
     private func request<Operation: GraphQLOperation>(for operation: Operation) -> GraphQLRequest {
         var request = GraphQLRequest(operation: operation, url: url, headerFields: headerFields)
         request.timeout = timeout
+        request.limits = limits
         request.usesGET = useGETForQueries && Operation.operationType == .query
         return request
     }
