@@ -38,6 +38,8 @@ while true {
                 fields: ["generation": .scalar(.int(generation)), "payload": .scalar(.string(String(repeating: "x", count: 200)))]))
     }
     store.publish(changes)
+    // The store writes behind: wait for this publish to reach the file before reporting it.
+    store.waitUntilPersisted()
     if let error = store.takePersistenceErrors().first {
         FileHandle.standardError.write(Data("\(error)\n".utf8))
         exit(1)

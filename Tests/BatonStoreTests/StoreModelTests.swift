@@ -34,12 +34,32 @@ struct StoreModelTests {
         }
     }
 
-    func run(seed: UInt64, steps: Int, sqlite: URL?, workingSetLimit: Int = 50_000) async throws {
+    /// Issue 26: publishers on two threads at once (payloads that commute, so the model may
+    /// take them in either order) with readers beside them, over a disk that is slow now and
+    /// then and fails on demand. A failed write leaves memory right (it keeps what the disk
+    /// refused), so reads still match the model; the file is then behind, so the run reopens it
+    /// only after a `clear()` has brought disk and memory together again.
+    @Test(arguments: [31, 32])
+    func sqliteStoreUnderConcurrentPublishersAndAFaultyDiskMatchesTheModel(seed: UInt64) async throws {
+        try await withTemporaryFolder { folder in
+            try await run(seed: seed, steps: 1_000, sqlite: folder.appendingPathComponent("model.sqlite"), workingSetLimit: 8, faults: true)
+        }
+    }
+
+    func run(seed: UInt64, steps: Int, sqlite: URL?, workingSetLimit: Int = 50_000, faults: Bool = false) async throws {
         var random = SeededGenerator(seed: seed)
+        var faulty: FaultyCache?
         func openStore() throws -> Store {
-            let cache: any NormalizedCache = try sqlite.map { try SQLiteNormalizedCache(fileURL: $0) } ?? InMemoryNormalizedCache()
+            var cache: any NormalizedCache = try sqlite.map { try SQLiteNormalizedCache(fileURL: $0) } ?? InMemoryNormalizedCache()
+            if faults {
+                let wrapped = FaultyCache(cache, seed: random.next())
+                faulty = wrapped
+                cache = wrapped
+            }
             return Store(cache: cache, releaseBufferSize: ModelStore.releaseBufferSize, workingSetLimit: workingSetLimit)
         }
+        /// Whether a write failed since the last successful clear: the file is behind memory.
+        var diskBehind = false
         var store = try openStore()
         var model = ModelStore(persistent: sqlite != nil)
         var tokens: [(query: Int, token: RetainToken)] = []
@@ -50,8 +70,30 @@ struct StoreModelTests {
             // Long CPU work on Swift's cooperative pool (two threads here) lets other tests' tasks
             // run between steps.
             if step % 50 == 0 { await Task.yield() }
-            let action = random.next(upperBound: sqlite == nil ? 100 : 104)
+            let action = random.next(upperBound: faults ? 112 : sqlite == nil ? 100 : 104)
             switch action {
+            case 100..<104 where diskBehind:
+                continue
+            case 104..<109:
+                // Two publishers at once on records they do not share (User:1, User:2), and a
+                // reader beside them.
+                let first = ModelQueries.payload(for: 1, using: &random)
+                let second = ModelQueries.payload(for: 2, using: &random)
+                log.append("concurrently publish q1 \(JSONValue.object(first).serializedString()) q2 \(JSONValue.object(second).serializedString())")
+                let current = store
+                DispatchQueue.concurrentPerform(iterations: 3) { thread in
+                    switch thread {
+                    case 0: current.publish(data: first, for: ModelQueries.all[1], fetched: true)
+                    case 1: current.publish(data: second, for: ModelQueries.all[2], fetched: true)
+                    default: for descriptor in ModelQueries.all { _ = current.read(descriptor) }
+                    }
+                }
+                model.publish(first, query: 1)
+                model.publish(second, query: 2)
+            case 109..<112:
+                let failing = random.next(upperBound: 2) == 0
+                log.append(failing ? "the disk fails" : "the disk works")
+                faulty?.setFailing(failing)
             case 0..<30:  // a server payload
                 let query = random.next(upperBound: ModelQueries.all.count)
                 let data = ModelQueries.payload(for: query, using: &random)
@@ -105,6 +147,7 @@ struct StoreModelTests {
                 log.append("clear")
                 store.clear()
                 model.clear()
+                if faults && store.takePersistenceErrors().isEmpty { diskBehind = false }
             case 100..<104:
                 // Restart: a new store over the same file. What only memory held goes: optimistic
                 // updates and retention; records, fetch times and invalidation marks stay.
@@ -117,6 +160,7 @@ struct StoreModelTests {
             default:
                 continue
             }
+            if faults && !store.takePersistenceErrors().isEmpty { diskBehind = true }
             try compare(store, model, step: step, seed: seed, log: log)
         }
     }
@@ -143,6 +187,41 @@ struct StoreModelTests {
     }
 
     struct ModelMismatch: Error {}
+}
+
+/// A cache over another that is slow now and then and fails while told to (a disk that
+/// stalls, then fills up).
+final class FaultyCache: NormalizedCache, Sendable {
+    let inner: any NormalizedCache
+    private let state: Locked<(failing: Bool, random: SeededGenerator)>
+
+    init(_ inner: any NormalizedCache, seed: UInt64) {
+        self.inner = inner
+        state = Locked((false, SeededGenerator(seed: seed)))
+    }
+
+    var isPersistent: Bool { inner.isPersistent }
+    func loadRecords(forKeys ids: Set<DataID>) throws -> [DataID: RecordState] { try inner.loadRecords(forKeys: ids) }
+    func loadRecords(forKeys ids: Set<DataID>, readingAhead: Bool) throws -> [DataID: RecordState] {
+        try inner.loadRecords(forKeys: ids, readingAhead: readingAhead)
+    }
+    func loadMetadata() throws -> CacheMetadata { try inner.loadMetadata() }
+
+    struct DiskFull: Error {}
+
+    func write(_ batch: CacheBatch) throws {
+        let (failing, slow) = state.withLock { state in (state.failing, state.random.next(upperBound: 20) == 0) }
+        if slow { Thread.sleep(forTimeInterval: 0.002) }
+        if failing { throw DiskFull() }
+        try inner.write(batch)
+    }
+
+    func clear() throws {
+        if state.withLock({ $0.failing }) { throw DiskFull() }
+        try inner.clear()
+    }
+
+    func setFailing(_ failing: Bool) { state.withLock { $0.failing = failing } }
 }
 
 /// The queries the random steps use, over a small schema: `Query { me: User, user(id:): User,

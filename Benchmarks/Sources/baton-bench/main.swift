@@ -28,7 +28,7 @@ if let flag = CommandLine.arguments.firstIndex(of: "--profile") {
 var figures: [Figure] = []
 var notes: [String] = []
 
-// `--only NAME[,NAME…]` runs some groups of figures: memory, parse, receive, sqlite, persistence,
+// `--only NAME[,NAME…]` runs some groups of figures: memory, parse, receive, commit, sqlite, persistence,
 // growth, store, requests, codegen. The table of record is the one with all of them.
 let only: Set<Substring>? = CommandLine.arguments.firstIndex(of: "--only").map {
     Set(CommandLine.arguments[$0 + 1].split(separator: ","))
@@ -53,6 +53,7 @@ if wants("parse") {
         })
 }
 if wants("receive") { figures.append(contentsOf: try GitHubFigures.figures(response: responseData, notes: &notes)) }
+if wants("commit") { figures.append(contentsOf: try CommitFigures.figures(response: responseData, notes: &notes)) }
 if wants("sqlite") { figures.append(try GitHubFigures.sqlite(response: responseData, notes: &notes)) }
 if wants("persistence") { figures.append(contentsOf: try PersistenceFigures.figures(response: responseData, notes: &notes)) }
 if wants("growth") { figures.append(contentsOf: try GitHubFigures.growth(response: responseData, notes: &notes)) }

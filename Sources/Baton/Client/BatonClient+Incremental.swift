@@ -8,17 +8,7 @@ extension BatonClient {
         _ query: Query, writeToStore: Bool, _ handle: (GraphQLResult<Query.Data>) -> Void
     ) async throws {
         for try await response in networkTransport.responses(for: query) {
-            let result = try response.result(for: query, source: .server)
-            guard writeToStore else {
-                handle(readBackIfNeeded(result, for: query, response: response, published: false))
-                continue
-            }
-            publish(response, for: query, fetched: !response.hasNext)
-            if !response.hasNext {
-                // Keep the query's records in the release buffer for later cache hits.
-                store.retain(OperationDescriptor(operation: query)).release()
-            }
-            handle(readBackIfNeeded(result, for: query, response: response))
+            handle(try receive(response, for: query, .fetch(writesToStore: writeToStore, final: !response.hasNext)))
         }
     }
 }

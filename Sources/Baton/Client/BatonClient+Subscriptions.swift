@@ -36,10 +36,9 @@ extension BatonClient {
                 do {
                     try await OperationObservation.withContext(of: observation) {
                         for try await response in transport.subscribe(subscription: subscription) {
-                            let result = try response.result(for: subscription, source: .server)
-                            self.publish(response, for: subscription, fetched: false)
+                            let result = try self.receive(response, for: subscription)
                             observation?.received(fromCache: false, graphQLErrors: result.errors)
-                            if case .dropped = continuation.yield(self.readBackIfNeeded(result, for: subscription, response: response)) {
+                            if case .dropped = continuation.yield(result) {
                                 throw BatonError.subscriptionBufferOverflow(operationName: Subscription.operationName, limit: bufferLimit)
                             }
                         }

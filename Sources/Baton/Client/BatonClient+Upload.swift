@@ -17,9 +17,7 @@ extension BatonClient {
         }
         return try await observing(operation) {
             let response = try await transport.upload(operation: operation, files: files)
-            let result = try response.result(for: operation, source: .server)
-            self.publish(response, for: operation, fetched: Operation.operationType == .query)
-            return self.readBackIfNeeded(result, for: operation, response: response)
+            return try self.receive(response, for: operation, Receipt(fetched: Operation.operationType == .query))
         }
     }
 }

@@ -155,10 +155,7 @@ public final class BatonClient: Sendable {
     /// Performs a mutation and publishes its response to the store.
     public func perform<Mutation: GraphQLMutation>(mutation: Mutation) async throws -> GraphQLResult<Mutation.Data> {
         try await observing(mutation) {
-            let response = try await self.networkTransport.send(operation: mutation)
-            let result = try response.result(for: mutation, source: .server)
-            self.publish(response, for: mutation, fetched: false)
-            return self.readBackIfNeeded(result, for: mutation, response: response)
+            try self.receive(try await self.networkTransport.send(operation: mutation), for: mutation)
         }
     }
 
@@ -243,15 +240,7 @@ public final class BatonClient: Sendable {
     private func fetchFromServer<Query: GraphQLQuery>(
         _ query: Query, writeToStore: Bool
     ) async throws -> GraphQLResult<Query.Data> {
-        let response = try await networkTransport.send(operation: query)
-        let result = try response.result(for: query, source: .server)
-        if writeToStore {
-            publish(response, for: query, fetched: true)
-            // Keep the query's records in the release buffer for later cache hits.
-            store.retain(OperationDescriptor(operation: query)).release()
-            return readBackIfNeeded(result, for: query, response: response)
-        }
-        return readBackIfNeeded(result, for: query, response: response, published: false)
+        try receive(try await networkTransport.send(operation: query), for: query, .fetch(writesToStore: writeToStore))
     }
 
     /// For operations that select `__id` or `@connection` fields, the data as the store reads
@@ -281,17 +270,6 @@ public final class BatonClient: Sendable {
         }
         let problem = GraphQLError(message: "Baton could not read \(Operation.operationName)'s data as the store shapes it")
         return GraphQLResult(data: nil, errors: (result.errors ?? []) + [problem], extensions: result.extensions, source: result.source)
-    }
-
-    /// Normalizes a server response into the store; fields reported in `errors` are not written.
-    /// The watcher of `silencing` (the watch whose own fetch this is) is not notified of it.
-    func publish<Operation: GraphQLOperation>(
-        _ response: GraphQLResponse, for operation: Operation, fetched: Bool, silencing: StoreSubscription? = nil
-    ) {
-        guard let data = response.body["data"]?.objectValue else { return }
-        let errorPaths = response.body["errors"]?.listValue?.compactMap { GraphQLError(json: $0).path } ?? []
-        store.publish(
-            data: data, for: OperationDescriptor(operation: operation), errorPaths: errorPaths, fetched: fetched, silencing: silencing)
     }
 
     /// The query's data from the store when it reads whole (fresh or stale), and whether it is

@@ -144,23 +144,24 @@ final class QueryWatch<Query: GraphQLQuery>: Sendable {
             defer { state.withLock { $0.refetching = false } }
             do {
                 let response = try await client.sendObserved(query)
-                let result = try response.result(for: query, source: .server)
                 try Task.checkCancellation()
                 if writesToStore {
                     let subscription = state.withLock { state in
                         state.publishingOwnFetch = true
                         return state.subscription
                     }
-                    client.publish(response, for: query, fetched: true, silencing: subscription)
-                    emit(client.readBackIfNeeded(result, for: query, response: response))
+                    let received = Result { try client.receive(response, for: query, Receipt(fetched: true, silencing: subscription)) }
+                    // The fetch's own result first, then what others published meanwhile.
+                    if case .success(let result) = received { emit(result) }
                     let held = state.withLock { state in
                         state.publishingOwnFetch = false
                         defer { state.held = nil }
                         return state.held
                     }
                     if let held { emit(held) }
+                    _ = try received.get()
                 } else {
-                    emit(client.readBackIfNeeded(result, for: query, response: response, published: false))
+                    emit(try client.receive(response, for: query, .fetch(writesToStore: false)))
                 }
             } catch is CancellationError {
                 return

@@ -136,19 +136,12 @@ public final class Mutator<Operation: GraphQLMutation> {
             try Task.checkCancellation()
             let response = try await client.sendObserved(operation)
             try Task.checkCancellation()
-            let result = try response.result(for: operation, source: .server)
             let payloadUpdater = updater.map { updater in
                 { @Sendable (proxy: RecordSourceProxy, json: JSONObject) in
                     updater(proxy, try? Operation.Data(jsonObject: json, variables: variables))
                 }
             }
-            if let data = response.body["data"]?.objectValue {
-                let errorPaths = result.errors?.compactMap(\.path) ?? []
-                store.publish(data: data, for: descriptor, errorPaths: errorPaths, updater: payloadUpdater, replacing: appliedLayer)
-            } else if let appliedLayer {
-                store.revertOptimisticUpdate(appliedLayer)
-            }
-            return .success(client.readBackIfNeeded(result, for: operation, response: response))
+            return .success(try client.receive(response, for: operation, Receipt(updater: payloadUpdater, replacing: appliedLayer)))
         } catch {
             if let appliedLayer { store.revertOptimisticUpdate(appliedLayer) }
             return .failure(error)

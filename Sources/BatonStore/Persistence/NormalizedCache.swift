@@ -3,8 +3,10 @@ import Foundation
 
 /// Where the store's records live beyond its memory (Apollo's `NormalizedCache`): the store
 /// keeps a bounded working set of records in memory and loads the others on demand, in batches,
-/// and writes every commit here in commit order, while it holds its lock. An implementation is
-/// called by one store at a time, never concurrently.
+/// and writes every commit here in commit order from a writer thread of its own, behind the
+/// callers (consecutive commits may arrive as one batch when the writer is behind). An
+/// implementation serves one store, whose loads (under the store's lock) may run while a write
+/// is under way: it must be safe to call from two threads at once.
 public protocol NormalizedCache: Sendable {
     /// Whether what is written survives the process. When it does, the store's memory is a
     /// working set over the cache: records it has not read are loaded when needed, records not in

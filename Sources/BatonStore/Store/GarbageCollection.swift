@@ -65,7 +65,7 @@ extension Store {
     public func collectGarbage() -> Set<DataID> {
         var removed = Set<DataID>()
         commit { state in
-            guard state.layers.isEmpty else {
+            guard state.optimistic.isEmpty else {
                 state.garbageCollectionPending = true
                 return StoreChanges(records: RecordSource())
             }
@@ -74,7 +74,7 @@ extension Store {
             for root in state.roots.values where root.retainCount > 0 || state.releaseBuffer.contains(root.descriptor.rootKey) {
                 reachable.formUnion(state.readBase(root.descriptor).seenIDs)
             }
-            for watcher in state.watchers.values { reachable.formUnion(watcher.last.seenIDs) }
+            for watcher in state.subscriptions.watchers.values { reachable.formUnion(watcher.last.seenIDs) }
             for id in state.source.ids where !reachable.contains(id) { removed.insert(id) }
             return StoreChanges(records: RecordSource(), evictions: removed)
         }

@@ -1,28 +1,59 @@
 import BatonAPI
 
+/// A payload normalized for an operation: its records and the directive handlers it calls for.
+/// Made without the store (no lock held), so publishes from several tasks normalize in parallel;
+/// only ``PayloadApplier/apply(_:lookup:updater:)`` needs the store's records.
+struct NormalizedPayload: Sendable {
+    let data: JSONObject
+    let descriptor: OperationDescriptor
+    let cacheKeys: CacheKeyConfiguration
+    let records: RecordSource
+    let handles: [HandleInvocation]
+}
+
 /// Applies a server or optimistic payload: normalize, run the directive handlers, then the
 /// updater, all as one set of changes.
 enum PayloadApplier {
     typealias Updater = @Sendable (RecordSourceProxy, JSONObject) -> Void
 
-    static func apply(
+    /// Normalizes `data` for `descriptor` (no records are read: this runs before the store's lock).
+    /// `normalize: false` keeps only the data, for an optimistic update made by its updater alone.
+    static func normalize(
         data: JSONObject, descriptor: OperationDescriptor, errorPaths: [ResponsePath], cacheKeys: CacheKeyConfiguration,
-        lookup: @escaping Reader.Lookup, updater: Updater?, normalize: Bool = true
-    ) -> StoreChanges {
-        let (normalized, handles) =
+        normalize: Bool = true
+    ) -> NormalizedPayload {
+        let (records, handles) =
             normalize
             ? ResponseNormalizer.normalizeWithHandles(
                 data, selections: descriptor.selections, rootID: descriptor.rootID, rootType: descriptor.rootType,
                 variables: descriptor.variables, cacheKeys: cacheKeys, errorPaths: errorPaths)
             : (RecordSource(), [])
-        if handles.isEmpty && updater == nil {
+        return NormalizedPayload(data: data, descriptor: descriptor, cacheKeys: cacheKeys, records: records, handles: handles)
+    }
+
+    /// The payload's changes over the records `lookup` gives: its records, then what its
+    /// directive handlers and `updater` change (under the store's lock).
+    static func apply(_ payload: NormalizedPayload, lookup: @escaping Reader.Lookup, updater: Updater?) -> StoreChanges {
+        let normalized = payload.records
+        if payload.handles.isEmpty && updater == nil {
             return StoreChanges(records: normalized)
         }
-        let proxy = RecordSourceProxy(base: { RecordState.layered(normalized.state(of: $0), over: lookup($0)) }, cacheKeys: cacheKeys)
-        for handle in handles { DirectiveHandler.run(proxy, handle, variables: descriptor.variables) }
-        updater?(proxy, data)
+        let proxy = RecordSourceProxy(
+            base: { RecordState.layered(normalized.state(of: $0), over: lookup($0)) }, cacheKeys: payload.cacheKeys)
+        for handle in payload.handles { DirectiveHandler.run(proxy, handle, variables: payload.descriptor.variables) }
+        updater?(proxy, payload.data)
         var records = normalized
         records.apply(proxy.changes)
         return StoreChanges(records: records, invalidations: proxy.invalidations, readIDs: proxy.readIDs)
+    }
+
+    /// ``normalize(data:descriptor:errorPaths:cacheKeys:normalize:)`` and ``apply(_:lookup:updater:)`` in one.
+    static func apply(
+        data: JSONObject, descriptor: OperationDescriptor, errorPaths: [ResponsePath], cacheKeys: CacheKeyConfiguration,
+        lookup: @escaping Reader.Lookup, updater: Updater?, normalize: Bool = true
+    ) -> StoreChanges {
+        apply(
+            Self.normalize(data: data, descriptor: descriptor, errorPaths: errorPaths, cacheKeys: cacheKeys, normalize: normalize),
+            lookup: lookup, updater: updater)
     }
 }

@@ -3,7 +3,8 @@ import Foundation
 
 /// The normalized store: every record once, one publish path for every write, watchers that
 /// re-read when a record they saw changes, retention and garbage collection, invalidation, and a
-/// persistent ``NormalizedCache`` written through on every publish.
+/// persistent ``NormalizedCache`` written behind every publish, in commit order
+/// (``waitUntilPersisted()`` waits for it).
 public final class Store: Sendable {
     /// The cache-key rule for every operation, when given; otherwise each operation's generated
     /// schema decides (see ``CacheKeyConfiguration``), and ``CacheKeyConfiguration/default``
@@ -24,6 +25,8 @@ public final class Store: Sendable {
     private let persists: Bool
     let notifications = NotificationQueue()
     private let persistenceErrors: Locked<[any Error]>
+    /// Writes commits to `cache` behind the callers, in commit order (`nil` for the in-memory default).
+    private let writer: PersistenceWriter?
 
     /// A store over `cache` (in memory by default). With a persistent cache, opening costs the
     /// same whatever the cache holds: its bookkeeping (fetch times, invalidation marks) is read
@@ -69,7 +72,42 @@ public final class Store: Sendable {
             }
         }
         if memory.records.state(of: .rootID) == nil { memory.records.set(Record(id: .rootID, typename: "__Root")) }
-        self.state = Locked(state)
+        let locked = Locked(state)
+        self.state = locked
+        writer =
+            persists
+            ? PersistenceWriter(cache: cache) { outcome in
+                // On the writer's thread: memory learns what reached the cache.
+                var failure: (any Error)?
+                locked.withLock { state in
+                    switch outcome {
+                    case .wrote(let commits, let error):
+                        for ids in commits { state.memory.didWrite(ids, succeeded: error == nil) }
+                        failure = error
+                    case .cleared(let error):
+                        state.memory.didClear(succeeded: error == nil)
+                        failure = error
+                    }
+                }
+                if let failure {
+                    storeLogger.error("A write to the persistent cache failed; memory has it, the cache does not: \(failure)")
+                    errors.withLock { $0.append(failure) }
+                }
+            } : nil
+    }
+
+    /// Waits for the commits made so far to reach the persistent cache (written, or failed and
+    /// reported). The store writes behind its callers: a publish returns once memory has the
+    /// commit, and the cache gets it in commit order on a thread of its own. Call this before
+    /// reading the cache file by other means, or before the process exits. A no-op for the
+    /// in-memory cache.
+    public func waitUntilPersisted() {
+        writer?.waitUntilIdle()
+    }
+
+    deinit {
+        // What was committed reaches the cache before the cache can be opened again.
+        writer?.waitUntilIdle()
     }
 
     /// The cache-key rule for `descriptor`: the store's own, else the descriptor's schema's,
@@ -79,9 +117,12 @@ public final class Store: Sendable {
     }
 
     /// Errors the persistent cache reported: a write that failed (memory keeps what it could not
-    /// write, and keeps working) or a load. Each is also logged. Reading clears them.
+    /// write, and keeps working) or a load. Each is also logged. It first waits for the commits
+    /// made so far to be written (``waitUntilPersisted()``), so their failures are among them.
+    /// Reading clears them.
     public func takePersistenceErrors() -> [any Error] {
-        persistenceErrors.withLock { errors in
+        waitUntilPersisted()
+        return persistenceErrors.withLock { errors in
             defer { errors.removeAll() }
             return errors
         }
@@ -190,11 +231,11 @@ public final class Store: Sendable {
         silencing subscription: StoreSubscription? = nil
     ) -> Set<DataID> {
         let descriptor = storageDescriptor(descriptor)
-        let cacheKeys = cacheKeys(for: descriptor)
+        // Normalized before the lock: only the handlers, the updater and the merge need it.
+        let payload = PayloadApplier.normalize(
+            data: data, descriptor: descriptor, errorPaths: errorPaths, cacheKeys: cacheKeys(for: descriptor))
         return commit(fetched: fetched ? descriptor : nil, removing: optimistic, silencing: subscription?.id) { state in
-            PayloadApplier.apply(
-                data: data, descriptor: descriptor, errorPaths: errorPaths, cacheKeys: cacheKeys, lookup: state.baseLookup,
-                updater: updater)
+            PayloadApplier.apply(payload, lookup: state.baseLookup, updater: updater)
         }
     }
 
@@ -219,57 +260,55 @@ public final class Store: Sendable {
         data: JSONObject?, for descriptor: OperationDescriptor, updater: (@Sendable (RecordSourceProxy, JSONObject) -> Void)? = nil
     ) -> OptimisticUpdate {
         let descriptor = storageDescriptor(descriptor)
-        let cacheKeys = cacheKeys(for: descriptor)
+        // Normalized once, before the lock; a rebase runs only the handlers and the updater again.
+        let payload = PayloadApplier.normalize(
+            data: data ?? [:], descriptor: descriptor, errorPaths: [], cacheKeys: cacheKeys(for: descriptor), normalize: data != nil)
         let recipe: @Sendable (@escaping Reader.Lookup) -> StoreChanges = { lookup in
-            PayloadApplier.apply(
-                data: data ?? [:], descriptor: descriptor, errorPaths: [], cacheKeys: cacheKeys, lookup: lookup,
-                updater: updater, normalize: data != nil)
+            PayloadApplier.apply(payload, lookup: lookup, updater: updater)
         }
-        let id = state.withLock { state -> Int in
-            let id = state.nextLayerID
-            state.nextLayerID += 1
-            let changes = recipe(state.lookup)
-            state.addLayer(OptimisticLayer(id: id, recipe: recipe, changes: changes))
-            var rootFields = Set<String>()
-            if let root = changes.records[.rootID] { rootFields.formUnion(root.fields.keys) }
-            notifications.enqueue(state.notifyWatchers(of: Set(changes.records.ids), changedRootFields: rootFields))
-            return id
-        }
-        notifications.drain()
+        var id = 0
+        commit(adding: recipe, addedLayer: &id) { _ in StoreChanges(records: RecordSource()) }
         return OptimisticUpdate(id: id)
     }
 
     /// Removes an optimistic update; the others are applied again in order.
     public func revertOptimisticUpdate(_ update: OptimisticUpdate) {
-        let collect = state.withLock { state -> Bool in
-            guard let removed = state.removeLayer(update.id) else { return false }
-            let touched = state.rebaseOverlay(changedBase: [], removed: removed)
-            notifications.enqueue(state.notifyWatchers(of: touched.ids, changedRootFields: touched.rootFields))
-            return state.layers.isEmpty && state.garbageCollectionPending
-        }
-        notifications.drain()
-        if collect { collectGarbage() }
+        commit(removing: update) { _ in StoreChanges(records: RecordSource()) }
     }
 
     /// How many optimistic updates are applied.
-    public var optimisticUpdateCount: Int { state.withLock { $0.layers.count } }
+    public var optimisticUpdateCount: Int { state.withLock { $0.optimistic.count } }
 
     /// The single write path, for server payloads, updaters, direct writes, invalidation,
     /// `clear()` and garbage collection: computes the changes against the base records (the
-    /// optimistic overlay dropped), applies them, writes them to the persistent cache, rebases
-    /// the optimistic updates, and queues the watchers' notifications, all while the lock is
-    /// held, so memory and cache change in commit order and agree whenever the lock is free;
-    /// then notifies with the lock released.
+    /// optimistic overlay dropped), applies them, queues them for the persistent cache's writer
+    /// (which writes them in commit order, off the lock), rebases the optimistic updates, and
+    /// queues the watchers' notifications while the lock is held; then notifies with the lock
+    /// released.
+    ///
+    /// Optimistic updates go through it too: `removing` takes a layer away (its server payload
+    /// is `compute`'s, or there is none: a revert), `adding` puts a new layer on top, computed
+    /// over everything below it, and sets `addedLayer` to its ID.
     @discardableResult
     func commit(
         fetched: OperationDescriptor? = nil, removing optimistic: OptimisticUpdate? = nil, silencing: Int? = nil,
         _ compute: (inout StoreState) throws -> StoreChanges
     ) rethrows -> Set<DataID> {
+        var unused = 0
+        return try commit(fetched: fetched, removing: optimistic, adding: nil, addedLayer: &unused, silencing: silencing, compute)
+    }
+
+    @discardableResult
+    func commit(
+        fetched: OperationDescriptor? = nil, removing optimistic: OptimisticUpdate? = nil,
+        adding recipe: (@Sendable (@escaping Reader.Lookup) -> StoreChanges)?, addedLayer: inout Int, silencing: Int? = nil,
+        _ compute: (inout StoreState) throws -> StoreChanges
+    ) rethrows -> Set<DataID> {
         let now = ContinuousClock.now
         let date = Date()
-        let (changed, collect) = try state.withLock { state -> (Set<DataID>, Bool) in
+        let (changed, collect, layerID) = try state.withLock { state -> (Set<DataID>, Bool, Int) in
             state.epoch += 1
-            let removedLayer = optimistic.flatMap { state.removeLayer($0.id) }
+            let removedLayer = optimistic.flatMap { state.optimistic.remove($0.id) }
             var changes = try compute(&state)
             var changed = Set<DataID>()
             var batch = CacheBatch(epoch: state.epoch)
@@ -324,53 +363,46 @@ public final class Store: Sendable {
                 state.fetches[fetched.rootKey] = fetch
                 batch.fetches[fetched.rootKey] = fetch.persisted
             }
-            if persists {
+            if let writer {
+                if clearsCache {
+                    state.memory.willClear()
+                    writer.enqueueClear()
+                }
                 for id in clearsCache ? applied : changed { batch.records[id] = state.source.state(of: id) }
-                write(batch, clearing: clearsCache, memory: state.memory)
+                batch.readIDs = state.memory.takeReadSinceWrite()
+                if batch.changesData {
+                    state.memory.willWrite(batch.records.keys)
+                    writer.enqueue(batch)
+                }
             }
-            if state.layers.isEmpty && removedLayer == nil {
+            var layerID = -1
+            if state.optimistic.isEmpty && removedLayer == nil && recipe == nil {
                 notifications.enqueue(state.notifyWatchers(of: changed, changedRootFields: rootFields, silencing: silencing))
             } else {
-                let touched = state.rebaseOverlay(changedBase: changed, removed: removedLayer)
+                var touched: (ids: Set<DataID>, rootFields: Set<String>) = ([], [])
+                if !state.optimistic.isEmpty || removedLayer != nil {
+                    touched = state.optimistic.rebase(changedBase: changed, removed: removedLayer, baseLookup: state.baseLookup)
+                }
+                if let recipe {
+                    // The new layer goes on top of the others, computed over all of them.
+                    layerID = state.optimistic.nextLayerID
+                    state.optimistic.nextLayerID += 1
+                    let changes = recipe(state.lookup)
+                    state.optimistic.add(OptimisticLayer(id: layerID, recipe: recipe, changes: changes))
+                    touched.ids.formUnion(changes.records.ids)
+                    if let root = changes.records[.rootID] { touched.rootFields.formUnion(root.fields.keys) }
+                }
                 notifications.enqueue(
                     state.notifyWatchers(
                         of: changed.union(touched.ids), changedRootFields: rootFields?.union(touched.rootFields), silencing: silencing))
             }
             state.trimMemory()
-            return (changed, removedLayer != nil && state.layers.isEmpty && state.garbageCollectionPending)
+            return (changed, removedLayer != nil && state.optimistic.isEmpty && state.garbageCollectionPending, layerID)
         }
+        addedLayer = layerID
         notifications.drain()
         if collect { collectGarbage() }
         return changed
-    }
-
-    /// Writes a commit to the persistent cache (clearing it first for `clear()`). A failure is
-    /// logged and kept for ``takePersistenceErrors()``; memory keeps what the cache could not.
-    private func write(_ batch: CacheBatch, clearing: Bool, memory: WorkingSet) {
-        var batch = batch
-        if clearing {
-            do {
-                try cache.clear()
-                memory.didClear(succeeded: true)
-            } catch {
-                reportWriteError(error)
-                memory.didClear(succeeded: false)
-            }
-        }
-        batch.readIDs = memory.takeReadSinceWrite()
-        guard batch.changesData else { return }
-        do {
-            try cache.write(batch)
-            memory.didWrite(batch.records.keys, succeeded: true)
-        } catch {
-            reportWriteError(error)
-            memory.didWrite(batch.records.keys, succeeded: false)
-        }
-    }
-
-    private func reportWriteError(_ error: any Error) {
-        storeLogger.error("A write to the persistent cache failed; memory has it, the cache does not: \(error)")
-        persistenceErrors.withLock { $0.append(error) }
     }
 
     /// Makes the next ``check(_:)`` of any operation that read this record report it stale.
@@ -403,17 +435,17 @@ public final class Store: Sendable {
         let cancelled = OnceFlag()
         return state.withLock { state in
             let initial = state.read(descriptor)
-            let id = state.addWatcher(Watcher(descriptor: descriptor, last: initial, cancelled: cancelled, onChange: onChange))
+            let id = state.subscriptions.add(Watcher(descriptor: descriptor, last: initial, cancelled: cancelled, onChange: onChange))
             return (initial, StoreSubscription(store: self, id: id, cancelled: cancelled))
         }
     }
 
     func removeWatcher(_ id: Int) {
-        state.withLock { $0.removeWatcher(id) }
+        state.withLock { $0.subscriptions.remove(id) }
     }
 
     /// How many watchers are registered.
-    public var watcherCount: Int { state.withLock { $0.watchers.count } }
+    public var watcherCount: Int { state.withLock { $0.subscriptions.count } }
 }
 
 /// A handle to an applied optimistic update.

@@ -32,8 +32,14 @@ final class WorkingSet {
     private var touches = true
     /// Records whose last write to the cache failed: memory has the only copy, so they stay.
     private var pinned = Set<DataID>()
-    /// False once a `clear()` failed to reach the cache: what it still holds is not to be believed.
-    private var cacheIsReadable = true
+    /// Records in commits not yet written (by how many): memory has the newest copy until then.
+    private var pendingWrites: [DataID: Int] = [:]
+    /// `clear()`s not yet written: until they are, what the cache holds is not to be believed.
+    private var pendingClears = 0
+    /// True once a `clear()` failed to reach the cache.
+    private var clearFailed = false
+    /// Whether records may be loaded from the cache and leave memory for it.
+    private var cacheIsReadable: Bool { !clearFailed && pendingClears == 0 }
     private let onError: (any Error) -> Void
 
     init(records: RecordSource, cache: (any NormalizedCache)?, limit: Int, onError: @escaping (any Error) -> Void) {
@@ -160,32 +166,59 @@ final class WorkingSet {
         return load(missed, readingAhead: loadsInRead > 1)
     }
 
-    /// Records now written by a commit (in memory and, when it succeeded, in the cache).
-    func didWrite(_ ids: some Sequence<DataID>, succeeded: Bool) {
+    /// Records a commit changed, now in memory and queued for the cache: they stay in memory
+    /// until ``didWrite(_:succeeded:)``.
+    func willWrite(_ ids: some Sequence<DataID>) {
         guard cache != nil else { return }
         for id in ids {
             absent.remove(id)
+            pendingWrites[id, default: 0] += 1
             if records.state(of: id) != nil { touch(id, read: false) } else { lastUse[id] = nil }
+        }
+    }
+
+    /// A commit's records were written (when `succeeded`) or not: those not written stay in
+    /// memory for good, the only copy.
+    func didWrite(_ ids: some Sequence<DataID>, succeeded: Bool) {
+        guard cache != nil else { return }
+        for id in ids {
+            if let count = pendingWrites[id] { pendingWrites[id] = count > 1 ? count - 1 : nil }
             if succeeded { pinned.remove(id) } else { pinned.insert(id) }
         }
     }
 
-    /// Everything was removed (`clear()`); `succeeded` tells whether the cache was emptied too.
-    func didClear(succeeded: Bool) {
+    /// Everything was removed from memory (`clear()`); the cache is emptied behind: until
+    /// ``didClear(succeeded:)`` nothing is loaded from it and nothing leaves memory.
+    func willClear() {
         absent.removeAll()
         lastUse.removeAll()
         readSinceWrite.removeAll()
-        pinned.removeAll()
-        if !succeeded && cache != nil {
-            cacheIsReadable = false
+        if cache != nil { pendingClears += 1 }
+    }
+
+    /// The cache's `clear()` ran; `succeeded` tells whether it was emptied.
+    func didClear(succeeded: Bool) {
+        guard cache != nil else { return }
+        pendingClears -= 1
+        if succeeded {
+            // The cache is empty and memory holds what came after: the two agree again.
+            pinned.removeAll()
+            clearFailed = false
+        } else {
+            clearFailed = true
             // Memory is now the only truth: nothing can leave it.
             pinned = Set(records.ids)
         }
     }
 
+    /// Whether `id` must stay in memory: its newest state is not (yet) in the cache.
+    private func mustStay(_ id: DataID) -> Bool {
+        pendingWrites[id] != nil || pinned.contains(id)
+    }
+
     /// Drops a record from memory only (it stays in the cache).
     func forget(_ id: DataID) {
-        guard !pinned.contains(id) else { return }
+        guard !mustStay(id) else { return }
         records.remove(id)
         lastUse[id] = nil
     }
@@ -197,7 +230,7 @@ final class WorkingSet {
         let target = limit - limit / 4
         var candidates: [(id: DataID, use: UInt64)] = []
         candidates.reserveCapacity(records.count)
-        for id in records.ids where id != .rootID && !pinned.contains(id) && !inUse(id) {
+        for id in records.ids where id != .rootID && !mustStay(id) && !inUse(id) {
             candidates.append((id, lastUse[id] ?? 0))
         }
         candidates.sort { $0.use < $1.use }

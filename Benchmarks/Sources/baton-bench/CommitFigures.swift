@@ -1,0 +1,186 @@
+import BatonAPI
+import BatonSQLite
+import BatonStore
+import Dispatch
+import Foundation
+
+/// Figures of the commit path (issue 26): what an unchanged refetch and a one-field change cost,
+/// what the caller of a publish into an SQLite-backed store waits for, and whether publishes from
+/// two threads run side by side.
+enum CommitFigures {
+    static let query = IssuesAndCommentsForRepositoryQuery()
+
+    static func figures(response: Data, notes: inout [String]) throws -> [Figure] {
+        guard let data = try JSONValue(parsing: response)["data"]?.objectValue else { throw BenchError("no data") }
+        let descriptor = OperationDescriptor(operation: query)
+        var figures: [Figure] = []
+        figures.append(try unchangedRefetch(data: data, descriptor: descriptor, notes: &notes))
+        figures.append(try oneFieldChange(response: response))
+        figures.append(try sqlitePublish(data: data, descriptor: descriptor, notes: &notes))
+        figures.append(try twoPublishers(response: response))
+        return figures
+    }
+
+    /// A cache that counts what it is asked to write, over SQLite.
+    final class CountingSQLiteCache: NormalizedCache, Sendable {
+        let inner: SQLiteNormalizedCache
+        private let counts = Locked((writes: 0, records: 0))
+        init(_ inner: SQLiteNormalizedCache) { self.inner = inner }
+        var isPersistent: Bool { true }
+        func loadRecords(forKeys ids: Set<DataID>) throws -> [DataID: RecordState] { try inner.loadRecords(forKeys: ids) }
+        func loadRecords(forKeys ids: Set<DataID>, readingAhead: Bool) throws -> [DataID: RecordState] {
+            try inner.loadRecords(forKeys: ids, readingAhead: readingAhead)
+        }
+        func loadMetadata() throws -> CacheMetadata { try inner.loadMetadata() }
+        func write(_ batch: CacheBatch) throws {
+            counts.withLock {
+                $0.writes += 1
+                $0.records += batch.records.count
+            }
+            try inner.write(batch)
+        }
+        func clear() throws { try inner.clear() }
+        var written: (writes: Int, records: Int) { counts.withLock { $0 } }
+    }
+
+    /// A refetch whose response is what the store holds vs the first receive of it: the store's
+    /// part (the commit of the normalized records). A note gives the whole publish (normalize +
+    /// commit), the watcher notifications and what reached an SQLite cache.
+    static func unchangedRefetch(data: JSONObject, descriptor: OperationDescriptor, notes: inout [String]) throws -> Figure {
+        let normalized = Store()
+        normalized.publish(data: data, for: descriptor)
+        let records = normalized.snapshot()
+        let filled = Store()
+        filled.publish(records)
+        var fresh: [Store] = []
+        let figure = compare("unchanged refetch (commit)", floorName: "first commit", target: 0.25, rounds: 15) {
+            filled.publish(records)
+        } floor: {
+            let store = Store()
+            store.publish(records)
+            fresh.append(store)
+        }
+        fresh.removeAll()
+        // The whole publish, normalize included, against the first publish into a new store.
+        let whole = compare("unchanged refetch (publish)", floorName: "first publish", target: 1, rounds: 9) {
+            filled.publish(data: data, for: descriptor, fetched: true)
+        } floor: {
+            let store = Store()
+            store.publish(data: data, for: descriptor, fetched: true)
+            fresh.append(store)
+        }
+        // Watchers and an SQLite cache see nothing of it.
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("baton-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let cache = CountingSQLiteCache(try SQLiteNormalizedCache(fileURL: folder.appendingPathComponent("refetch.sqlite")))
+        let onDisk = Store(cache: cache)
+        onDisk.publish(data: data, for: descriptor, fetched: true)
+        onDisk.waitUntilPersisted()
+        let notified = Locked(0)
+        let subscription = onDisk.subscribe(descriptor) { _ in notified.withLock { $0 += 1 } }.subscription
+        let before = cache.written
+        for _ in 0..<10 { onDisk.publish(data: data, for: descriptor, fetched: true) }
+        let after = cache.written
+        subscription.cancel()
+        notes.append(
+            String(
+                format: "unchanged refetch: whole publish (normalize + commit) %@, %.2f× the first publish; "
+                    + "10 refetches into an SQLite-backed store: %d watcher notifications, %d writes, %d records written",
+                format(whole.baton), whole.ratio, notified.withLock { $0 }, after.writes - before.writes,
+                after.records - before.records))
+        return figure
+    }
+
+    /// A one-field change committed into a store holding 100 copies of the response's records vs
+    /// one copy: the commit's cost follows what changed, not the store's size.
+    static func oneFieldChange(response: Data) throws -> Figure {
+        func filledStore(copies: Int) throws -> Store {
+            let bytes = copies == 1 ? response : try GitHubFigures.scaled(response, factor: copies)
+            guard let data = try JSONValue(parsing: bytes)["data"]?.objectValue else { throw BenchError("no data") }
+            let store = Store()
+            store.publish(data: data, for: OperationDescriptor(operation: query))
+            return store
+        }
+        let big = try filledStore(copies: 100)
+        let small = try filledStore(copies: 1)
+        // A record both stores hold: the repository (the same ID in every copy).
+        let repository = small.snapshot().states.first { _, state in
+            if case .present(let record) = state { record.typename == "Repository" } else { false }
+        }
+        guard let id = repository?.key else { throw BenchError("no repository record") }
+        var counter = 0
+        func changes(_ store: Store) {
+            for _ in 0..<200 {
+                counter += 1
+                store.publish(RecordSource(records: [Record(id: id, typename: "Repository", fields: ["benchCounter": .scalar(.int(counter))])]))
+            }
+        }
+        return compare("one-field change, store of 100 responses", floorName: "store of 1", target: 2.0, rounds: 9) {
+            changes(big)
+        } floor: {
+            changes(small)
+        }
+    }
+
+    /// What the caller of a publish into an SQLite-backed store waits for (the write goes behind
+    /// it) vs a publish into an in-memory store.
+    static func sqlitePublish(data: JSONObject, descriptor: OperationDescriptor, notes: inout [String]) throws -> Figure {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("baton-bench-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        var onDisk: [(wall: Duration, cpu: Duration)] = []
+        var inMemory: [(wall: Duration, cpu: Duration)] = []
+        var behind: [Duration] = []
+        let clock = ContinuousClock()
+        for round in 0..<11 {
+            // Fresh stores each round, made (and the file's schema) outside the timing.
+            let disk = Store(cache: try SQLiteNormalizedCache(fileURL: folder.appendingPathComponent("publish-\(round).sqlite")))
+            let memory = Store()
+            if round.isMultiple(of: 2) {
+                onDisk.append(measure { disk.publish(data: data, for: descriptor, fetched: true) })
+                behind.append(clock.measure { disk.waitUntilPersisted() })
+                inMemory.append(measure { memory.publish(data: data, for: descriptor, fetched: true) })
+            } else {
+                inMemory.append(measure { memory.publish(data: data, for: descriptor, fetched: true) })
+                onDisk.append(measure { disk.publish(data: data, for: descriptor, fetched: true) })
+                behind.append(clock.measure { disk.waitUntilPersisted() })
+            }
+            if let error = disk.takePersistenceErrors().first { throw BenchError("SQLite write failed: \(error)") }
+        }
+        notes.append("publish into an SQLite-backed store: the write behind the caller took \(format(medianOf(behind))) more (median)")
+        return Figure(
+            name: "publish into SQLite-backed store", baton: medianOf(onDisk.map(\.wall)), floor: medianOf(inMemory.map(\.wall)),
+            floorName: "in-memory publish", target: 1.2,
+            cpuRatio: seconds(medianOf(onDisk.map(\.cpu))) / seconds(medianOf(inMemory.map(\.cpu))))
+    }
+
+    /// Two threads publishing different responses into one store vs one thread publishing half
+    /// as many: with only the merge serialized, two do twice the work in little more time.
+    /// The ratio is the two threads' time over the one's: ≤ 1.25× is a throughput ≥ 1.6×.
+    static func twoPublishers(response: Data) throws -> Figure {
+        var responses: [JSONObject] = []
+        for copy in 0..<8 {
+            let bytes = try GitHubFigures.scaled(response, factor: 1, firstCopy: copy)
+            guard let data = try JSONValue(parsing: bytes)["data"]?.objectValue else { throw BenchError("no data") }
+            responses.append(data)
+        }
+        let descriptor = OperationDescriptor(operation: query)
+        let all = responses
+        func publish(_ indices: [Int], into store: Store) {
+            for index in indices { store.publish(data: all[index], for: descriptor) }
+        }
+        var kept: [Store] = []
+        return compare("2 threads publishing, twice the work", floorName: "1 thread", target: 1.25, rounds: 9) {
+            let store = Store()
+            DispatchQueue.concurrentPerform(iterations: 2) { thread in
+                publish(Array(stride(from: thread, to: 8, by: 2)), into: store)
+            }
+            kept.append(store)
+        } floor: {
+            let store = Store()
+            publish([0, 2, 4, 6], into: store)
+            kept.append(store)
+        }
+    }
+}
