@@ -393,14 +393,31 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
         })
 
     /// Writes one commit in one transaction: records (every ID and record is encoded first, into
-    /// one buffer, outside the transaction, then bound straight from it with multi-row upserts),
-    /// reading times, fetch times, invalidation marks and the epoch; then the eviction policy.
+    /// one buffer, then bound straight from it with multi-row upserts), reading times, fetch
+    /// times, invalidation marks and the epoch; then the eviction policy.
     public func write(_ batch: CacheBatch) throws {
+        try write([batch])
+    }
+
+    /// Writes consecutive commits in one transaction, all or none, each with a batch number of
+    /// its own (read-ahead stays by commit); then the eviction policy.
+    public func write(_ batches: [CacheBatch]) throws {
+        guard !batches.isEmpty else { return }
         try guarded.withLock { state throws(SQLiteCacheError) in
-            try write(batch, &state)
+            let connection = state.connection
+            try connection.transaction { () throws(SQLiteCacheError) in
+                for batch in batches { try write(batch, &state) }
+            }
+            if eviction.isActive {
+                state.writesSinceEvictionCheck += batches.count
+                if state.writesSinceEvictionCheck >= eviction.checkInterval {
+                    try evict(&state, now: Date())
+                }
+            }
         }
     }
 
+    /// One commit's rows and bookkeeping, inside the caller's transaction.
     private func write(_ batch: CacheBatch, _ state: inout Guarded) throws(SQLiteCacheError) {
         let buffer = state.buffer
         // Emptied after each write; a large commit's bytes are not kept for the cache's life.
@@ -438,7 +455,7 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
         let writeNumber = state.nextBatch
         let now = Date().timeIntervalSince1970
         if !rows.isEmpty { state.nextBatch += 1 }
-        try connection.transaction { () throws(SQLiteCacheError) in
+        do {
             try Self.forEachChunk(of: rows.count, sizes: Self.chunkSizes) { first, count throws(SQLiteCacheError) in
                 try connection.run(Self.upsertSQL[count]!) { statement, index in
                     // The last three parameters are the write's batch, its size and its time.
@@ -471,12 +488,6 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
                 try connection.run(Self.touchSQL[count]!, touched[first..<first + count].map { .text($0) })
             }
             try writeMetadata(batch, connection)
-        }
-        if eviction.isActive {
-            state.writesSinceEvictionCheck += 1
-            if state.writesSinceEvictionCheck >= eviction.checkInterval {
-                try evict(&state, now: Date())
-            }
         }
     }
 

@@ -56,7 +56,9 @@ struct PersistenceOrderTests {
                     }
                 }
             }
-            // Memory and the cache agree on the last commit, whatever order the threads ran in.
+            // Memory and the cache agree on the last commit, whatever order the threads ran in,
+            // once the writes behind the publishes are done.
+            store.waitUntilPersisted()
             let inMemory = try #require(store.recordState(of: "counter"))
             #expect(cache.records["counter"] == inMemory, "round \(round)")
         }

@@ -154,6 +154,7 @@ struct StoreModelTests {
                 log.append("reopen")
                 tokens.removeAll()
                 layers.removeAll()
+                faulty = nil
                 store = Store()  // the old store closes its file first: one store per file
                 store = try openStore()
                 model.reopen()

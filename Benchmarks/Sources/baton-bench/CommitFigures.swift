@@ -167,7 +167,7 @@ enum CommitFigures {
         }
         let descriptor = OperationDescriptor(operation: query)
         let all = responses
-        func publish(_ indices: [Int], into store: Store) {
+        @Sendable func publish(_ indices: [Int], into store: Store) {
             for index in indices { store.publish(data: all[index], for: descriptor) }
         }
         var kept: [Store] = []

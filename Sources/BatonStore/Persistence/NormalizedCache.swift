@@ -24,11 +24,20 @@ public protocol NormalizedCache: Sendable {
     func loadMetadata() throws -> CacheMetadata
     /// Writes one commit. Must be atomic: after a crash the cache holds all of a commit or none of it.
     func write(_ batch: CacheBatch) throws
+    /// Writes consecutive commits, in order, each whole (the store's writer hands over what
+    /// waited while the last write ran). By default, one ``write(_:)`` each; a cache may write
+    /// them in one transaction, all or none.
+    func write(_ batches: [CacheBatch]) throws
     /// Removes every record and all bookkeeping.
     func clear() throws
 }
 
 extension NormalizedCache {
+    /// Writes each batch with ``write(_:)``, in order, stopping at the first failure.
+    public func write(_ batches: [CacheBatch]) throws {
+        for batch in batches { try write(batch) }
+    }
+
     /// Loads `ids` as ``loadRecords(forKeys:)`` does: no read-ahead of its own.
     public func loadRecords(forKeys ids: Set<DataID>, readingAhead: Bool) throws -> [DataID: RecordState] {
         try loadRecords(forKeys: ids)

@@ -6,11 +6,12 @@ import Foundation
 /// writer on a thread of its own, so a slow, full or failing disk never holds the store's lock,
 /// a reader, a watcher or another publisher.
 ///
-/// Commits reach the cache in commit order and whole: each is one atomic `write` of the cache,
-/// or, when the writer has fallen behind, several consecutive commits in one atomic `write` (a
-/// crash leaves every commit on disk whole or not at all; the queue never grows without bound
-/// while the disk is slow). A commit that invalidates records ends such a group, so each
-/// invalidation keeps its own epoch. A commit that changes nothing but fetch times (an unchanged
+/// Commits reach the cache in commit order and whole: each is one batch of the cache's
+/// `write(_:)`, and the commits that waited while the last write ran go together in one call
+/// (SQLite writes them in one transaction, each with its own batch number). Only when more than
+/// ``maxQueuedWrites`` commits wait (a disk stalled for long) are the oldest merged into one, so
+/// the queue stays bounded; a commit that invalidates records is never merged with a later one,
+/// so its marks keep its epoch. A commit that changes nothing but fetch times (an unchanged
 /// refetch) is not written on its own: it goes with the next write, or when the store waits for
 /// its writes (``Store/waitUntilPersisted()``) or goes away; a crash in between only makes that
 /// data look older, never newer. Until a record's write is done the store keeps it in memory
@@ -32,22 +33,28 @@ final class PersistenceWriter: Sendable {
 
     private struct Queue {
         var steps: [Step] = []
+        /// The record IDs of each commit queued, merged ones included.
+        var commits: [[[DataID]]] = []
         /// Fetch-time-only commits waiting for the next write.
         var deferred: CacheBatch?
         var running = false
         /// Steps enqueued and steps finished, to wait for.
         var enqueued = 0
         var finished = 0
+        /// Set when the store goes: the cache is let go once the last step is done.
+        var cache: (any NormalizedCache)?
     }
 
-    private let cache: any NormalizedCache
-    private let queue = Locked(Queue())
+    /// The most commits that wait before the oldest are merged.
+    static let maxQueuedWrites = 1_024
+
+    private let queue: Locked<Queue>
     private let condition = NSCondition()
     private let dispatch = DispatchQueue(label: "baton.store.persistence")
     private let report: @Sendable (Outcome) -> Void
 
     init(cache: any NormalizedCache, report: @escaping @Sendable (Outcome) -> Void) {
-        self.cache = cache
+        queue = Locked(Queue(cache: cache))
         self.report = report
     }
 
@@ -64,7 +71,18 @@ final class PersistenceWriter: Sendable {
                 batch = Self.merge(deferred, batch)
                 queue.deferred = nil
             }
+            if queue.steps.count >= Self.maxQueuedWrites, case .write(let oldest)? = queue.steps.first,
+                case .write(let next) = queue.steps[1], !Self.endsGroup(oldest)
+            {
+                // The disk has stalled: the two oldest commits become one write.
+                queue.steps[0] = .write(Self.merge(oldest, next))
+                queue.steps.remove(at: 1)
+                queue.commits[0] += queue.commits.remove(at: 1)
+                // Two steps are now one: the one merged away counts as done.
+                queue.finished += 1
+            }
             queue.steps.append(.write(batch))
+            queue.commits.append([Array(batch.records.keys)])
             queue.enqueued += 1
             startIfIdle(&queue)
         }
@@ -75,6 +93,7 @@ final class PersistenceWriter: Sendable {
         queue.withLock { queue in
             queue.deferred = nil
             queue.steps.append(.clear)
+            queue.commits.append([])
             queue.enqueued += 1
             startIfIdle(&queue)
         }
@@ -87,6 +106,7 @@ final class PersistenceWriter: Sendable {
             if let deferred = queue.deferred {
                 queue.deferred = nil
                 queue.steps.append(.write(deferred))
+                queue.commits.append([[]])
                 queue.enqueued += 1
                 startIfIdle(&queue)
             }
@@ -97,50 +117,62 @@ final class PersistenceWriter: Sendable {
         condition.unlock()
     }
 
+    /// Waits for every step, then lets the cache go (the store is going away), so the cache
+    /// closes when the store does.
+    func close() {
+        waitUntilIdle()
+        queue.withLock { $0.cache = nil }
+    }
+
     private func startIfIdle(_ queue: inout Queue) {
         guard !queue.running, !queue.steps.isEmpty else { return }
         queue.running = true
         dispatch.async { self.run() }
     }
 
-    /// Runs steps until none is left: a clear alone, consecutive writes as one.
+    /// Runs steps until none is left: a clear alone, the writes waiting together.
     private func run() {
-        while true {
-            let next = queue.withLock { queue -> (Step, commits: [[DataID]], count: Int)? in
-                guard !queue.steps.isEmpty else {
-                    queue.running = false
-                    return nil
-                }
-                guard case .write(var batch) = queue.steps[0] else {
-                    queue.steps.removeFirst()
-                    return (.clear, [], 1)
-                }
-                var commits = [Array(batch.records.keys)]
-                var count = 1
-                while count < queue.steps.count, !Self.endsGroup(batch), case .write(let later) = queue.steps[count] {
-                    batch = Self.merge(batch, later)
-                    commits.append(Array(later.records.keys))
-                    count += 1
-                }
-                queue.steps.removeFirst(count)
-                return (.write(batch), commits, count)
-            }
-            guard let (step, commits, count) = next else { return }
-            switch step {
-            case .clear:
-                var failure: (any Error)?
-                do { try cache.clear() } catch { failure = error }
-                report(.cleared(error: failure))
-            case .write(let batch):
-                var failure: (any Error)?
-                do { try cache.write(batch) } catch { failure = error }
-                report(.wrote(commits: commits, error: failure))
-            }
+        while let count = runNext() {
             queue.withLock { $0.finished += count }
             condition.lock()
             condition.broadcast()
             condition.unlock()
         }
+    }
+
+    /// Runs the next step (all the writes queued in a row, as one call) and returns how many
+    /// steps it took, or `nil` when none is left.
+    private func runNext() -> Int? {
+        let next = queue.withLock { queue -> (clear: Bool, batches: [CacheBatch], commits: [[DataID]], cache: (any NormalizedCache)?)? in
+            guard !queue.steps.isEmpty else {
+                queue.running = false
+                return nil
+            }
+            guard case .write = queue.steps[0] else {
+                queue.steps.removeFirst()
+                queue.commits.removeFirst()
+                return (true, [], [], queue.cache)
+            }
+            var batches: [CacheBatch] = []
+            var commits: [[DataID]] = []
+            while case .write(let batch)? = queue.steps.first {
+                batches.append(batch)
+                commits += queue.commits[0]
+                queue.steps.removeFirst()
+                queue.commits.removeFirst()
+            }
+            return (false, batches, commits, queue.cache)
+        }
+        guard let next else { return nil }
+        var failure: (any Error)?
+        if next.clear {
+            do { try next.cache?.clear() } catch { failure = error }
+            report(.cleared(error: failure))
+            return 1
+        }
+        do { try next.cache?.write(next.batches) } catch { failure = error }
+        report(.wrote(commits: next.commits, error: failure))
+        return next.batches.count
     }
 
     /// Whether nothing may be merged after `batch`: its invalidations are dated by its epoch.

@@ -76,13 +76,16 @@ public final class Store: Sendable {
         self.state = locked
         writer =
             persists
-            ? PersistenceWriter(cache: cache) { outcome in
-                // On the writer's thread: memory learns what reached the cache.
+            ? PersistenceWriter(cache: cache) { [weak locked] outcome in
+                // On the writer's thread: memory learns what reached the cache. Weakly: the
+                // store's state (and through it the cache) goes with the store.
                 var failure: (any Error)?
-                locked.withLock { state in
+                locked?.withLock { state in
                     switch outcome {
                     case .wrote(let commits, let error):
                         for ids in commits { state.memory.didWrite(ids, succeeded: error == nil) }
+                        // Written records may leave memory now.
+                        state.trimMemory()
                         failure = error
                     case .cleared(let error):
                         state.memory.didClear(succeeded: error == nil)
@@ -106,8 +109,9 @@ public final class Store: Sendable {
     }
 
     deinit {
-        // What was committed reaches the cache before the cache can be opened again.
-        writer?.waitUntilIdle()
+        // What was committed reaches the cache, and the writer lets the cache go, before the
+        // file can be opened again.
+        writer?.close()
     }
 
     /// The cache-key rule for `descriptor`: the store's own, else the descriptor's schema's,
@@ -368,7 +372,11 @@ public final class Store: Sendable {
                     state.memory.willClear()
                     writer.enqueueClear()
                 }
-                for id in clearsCache ? applied : changed { batch.records[id] = state.source.state(of: id) }
+                // What memory holds of each changed ID. An invalidated record that is not in
+                // memory is only marked: its stored copy stays.
+                for id in clearsCache ? applied : changed {
+                    if let record = state.source.state(of: id) { batch.records[id] = record }
+                }
                 batch.readIDs = state.memory.takeReadSinceWrite()
                 if batch.changesData {
                     state.memory.willWrite(batch.records.keys)

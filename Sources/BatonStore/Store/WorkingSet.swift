@@ -211,9 +211,10 @@ final class WorkingSet {
         }
     }
 
-    /// Whether `id` must stay in memory: its newest state is not (yet) in the cache.
+    /// Whether `id` must stay in memory: its newest state is not (yet) in the cache, or the
+    /// cache cannot be read back (a `clear()` of it failed or is still to be written).
     private func mustStay(_ id: DataID) -> Bool {
-        pendingWrites[id] != nil || pinned.contains(id)
+        pendingWrites[id] != nil || pinned.contains(id) || !cacheIsReadable
     }
 
     /// Drops a record from memory only (it stays in the cache).
