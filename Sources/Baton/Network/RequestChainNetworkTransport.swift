@@ -338,10 +338,11 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport, Subscript
         // A subscription may be quiet for longer than any timeout between its events: only its
         // response head is bounded (heartbeats keep its connection alive), and only its events'
         // sizes (`maxPartBytes`), not its whole length.
-        var stream = Self.idleLimited(chunks, limit: isSubscription ? nil : timeout, timeoutError: timedOut, for: request)
-        if !isSubscription { stream = Self.sizeLimited(stream, maxBytes: maxBytes, error: tooLarge) }
         let contentType = response.headerFields[.contentType].map(GraphQLHTTPResponseReader.mediaType(of:))
-        if contentType == "multipart/mixed" || (isSubscription && contentType == "text/event-stream") {
+        let isStreamed = contentType == "multipart/mixed" || (isSubscription && contentType == "text/event-stream")
+        var stream = Self.idleLimited(chunks, limit: isSubscription ? nil : timeout, timeoutError: timedOut, for: request)
+        if !(isSubscription && isStreamed) { stream = Self.sizeLimited(stream, maxBytes: maxBytes, error: tooLarge) }
+        if isStreamed {
             return HTTPResult(response: response, body: Data(), streamedBody: stream)
         }
         let whole = stream

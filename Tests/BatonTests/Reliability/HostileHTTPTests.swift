@@ -81,6 +81,30 @@ struct HostileHTTPTests {
         #expect(elapsed < .seconds(8))
     }
 
+    /// A header that never ends (curl and NIO's parser cap a header's size): a network error,
+    /// soon, not memory growing with what the server sends.
+    @Test(arguments: HTTPClientKind.allCases)
+    func anEndlessHeaderFails(kind: HTTPClientKind) async throws {
+        let server = try FaultServer { connection in
+            guard connection.readRequest() != nil else { return }
+            guard connection.write("HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nX-Padding: ") else { return }
+            let piece = [UInt8](repeating: UInt8(ascii: "a"), count: 64 << 10)
+            var sent = 0
+            while sent < 256 << 20, connection.write(piece) { sent += piece.count }
+            connection.record("sent \(sent)")
+        }
+        defer { server.stop() }
+        let client = BatonClient(url: server.url, httpClient: kind.make())
+        let (error, elapsed) = await failure { _ = try await client.fetch(query: query, cachePolicy: .networkOnly) }
+        guard case .network("HeroName", _)? = error as? BatonError else {
+            Issue.record("expected a network error, got \(String(describing: error))")
+            return
+        }
+        #expect(elapsed < Self.grace)
+        let sent = server.events.first.flatMap { Int($0.dropFirst("sent ".count)) } ?? 0
+        #expect(sent < 64 << 20, "the server got \(sent) bytes of header in")
+    }
+
     // MARK: Item 2: inflation
 
     /// A gzip body of `mebibytes` MiB of spaces (made by Python's zlib, streaming: ~1 KB per MiB).
