@@ -107,21 +107,28 @@ struct HostileHTTPTests {
 
     // MARK: Item 2: inflation
 
-    /// A gzip body of `mebibytes` MiB of spaces (made by Python's zlib, streaming: ~1 KB per MiB).
+    /// A gzip body of `mebibytes` MiB of spaces, ~1 KB per MiB: Python's zlib compresses one
+    /// MiB after a full flush (which resets its window, so every such MiB compresses to the same
+    /// bytes), and that is repeated, with the CRC and length of the whole: under a second.
     static func gzipBomb(mebibytes: Int) async throws -> [UInt8] {
-        let file = FileManager.default.temporaryDirectory.appendingPathComponent("baton-gzip-bomb-\(mebibytes).gz")
+        let file = FileManager.default.temporaryDirectory.appendingPathComponent("baton-gzip-bomb-v2-\(mebibytes).gz")
         if let data = try? Data(contentsOf: file), !data.isEmpty { return [UInt8](data) }
         let script = """
-            import sys, zlib
-            z = zlib.compressobj(9, zlib.DEFLATED, 31)
+            import sys, zlib, struct
+            n = int(sys.argv[2])
             block = b' ' * (1 << 20)
-            out = open(sys.argv[1] + '.tmp', 'wb')
-            for _ in range(\(mebibytes)):
-                out.write(z.compress(block))
-            out.write(z.flush())
-            out.close()
+            z = zlib.compressobj(9, zlib.DEFLATED, -15)
+            first = z.compress(block) + z.flush(zlib.Z_FULL_FLUSH)
+            second = z.compress(block) + z.flush(zlib.Z_FULL_FLUSH)
+            assert second == z.compress(block) + z.flush(zlib.Z_FULL_FLUSH)
+            crc = 0
+            for _ in range(n): crc = zlib.crc32(block, crc)
+            with open(sys.argv[1] + '.tmp', 'wb') as out:
+                out.write(b'\\x1f\\x8b\\x08\\x00\\x00\\x00\\x00\\x00\\x00\\xff' + first)
+                for _ in range(n - 1): out.write(second)
+                out.write(z.flush() + struct.pack('<II', crc & 0xffffffff, (n << 20) & 0xffffffff))
             """
-        let output = try await runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, file.path])
+        let output = try await runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, file.path, String(mebibytes)])
         try #require(output.status == 0, "python3: \(output.stderr)")
         _ = try? FileManager.default.removeItem(at: file)
         try FileManager.default.moveItem(atPath: file.path + ".tmp", toPath: file.path)
@@ -139,8 +146,8 @@ struct HostileHTTPTests {
 
     @Test(arguments: HTTPClientKind.allCases)
     func aCompressedBodyIsBoundedByItsInflatedSize(kind: HTTPClientKind) async throws {
-        let bomb = try await Self.gzipBomb(mebibytes: 256)
-        #expect(bomb.count < 1 << 20)
+        let bomb = try await Self.gzipBomb(mebibytes: 1024)
+        #expect(bomb.count < 2 << 20)
         let server = try FaultServer(script: Self.gzipScript(bomb))
         defer { server.stop() }
         let client = BatonClient(url: server.url, httpClient: kind.make(), limits: ResponseLimits(maxResponseBytes: 4 << 20))
