@@ -261,11 +261,29 @@ final class StreamingSessionDelegate: NSObject, URLSessionDataDelegate, @uncheck
         }
     }
 
-    /// Fails the task with `error` (the first failure wins) and cancels it.
+    /// Fails the task with `error` (the first failure wins): its caller is resumed at once, what
+    /// it gathered is released, and it is cancelled. At once, because the cancel takes effect only
+    /// once libcurl is done with what it has read: it reads up to megabytes at a time, and
+    /// inflating that from a compression bomb takes seconds (the chunks it still delivers are
+    /// dropped, so memory stays bounded meanwhile).
     private func fail(_ task: URLSessionTask, with error: any Error) {
-        lock.withLock {
-            if states[task.taskIdentifier]?.failure == nil { states[task.taskIdentifier]?.failure = error }
+        typealias Waiters = (
+            CheckedContinuation<(URLResponse, Data), any Error>?, CheckedContinuation<URLResponse, any Error>?,
+            AsyncThrowingStream<Data, any Error>.Continuation?
+        )
+        let (whole, head, body) = lock.withLock { () -> Waiters in
+            guard var state = states[task.taskIdentifier], state.failure == nil else { return (nil, nil, nil) }
+            state.failure = error
+            let waiters = (state.whole, state.head, state.body)
+            state.whole = nil
+            state.head = nil
+            state.collected = Data()
+            states[task.taskIdentifier] = state
+            return waiters
         }
+        whole?.resume(throwing: error)
+        head?.resume(throwing: error)
+        body?.finish(throwing: error)
         DispatchQueue.global().async { task.cancel() }
     }
 
