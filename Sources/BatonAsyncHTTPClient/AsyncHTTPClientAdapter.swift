@@ -12,7 +12,7 @@ import Tracing
 /// Request bodies stream as they are: a file or a multipart upload is read in chunks while it is
 /// sent, with its length announced. Response bodies stream too, for `@defer`/`@stream`.
 ///
-/// Bounds kept against the server (``Baton/HTTPRequestOptions``):
+/// Bounds kept against the server (`HTTPRequestOptions`):
 /// - **Size.** The body is counted as AsyncHTTPClient delivers it (it reads from the socket only
 ///   as its body sequence is consumed), and reading stops as soon as it passes
 ///   `maxResponseBytes`; a `Content-Length` announcing more is refused before the body is read.

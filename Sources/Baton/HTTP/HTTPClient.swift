@@ -22,10 +22,10 @@ public protocol HTTPClient: Sendable {
     /// Sends a request within `options` and returns the response head and its whole body: a body
     /// larger than `options.maxResponseBytes` (after content decoding) fails with
     /// ``HTTPClientLimitError/responseTooLarge(limit:)`` as soon as it passes the limit.
-    /// Default: ``send(_:body:timeout:)`` with `options.timeout`.
+    /// Default: `send(_:body:timeout:)` with `options.timeout`.
     func send(_ request: HTTPRequest, body: HTTPRequestBody?, options: HTTPRequestOptions) async throws -> (HTTPResponse, Data)
 
-    /// ``stream(_:body:timeout:)`` within `options`. Default: ``stream(_:body:timeout:)`` with
+    /// `stream(_:body:timeout:)` within `options`. Default: `stream(_:body:timeout:)` with
     /// `options.timeout`.
     func stream(
         _ request: HTTPRequest, body: HTTPRequestBody?, options: HTTPRequestOptions
@@ -40,13 +40,13 @@ extension HTTPClient {
     /// False: Baton's transport injects the trace context.
     public var propagatesTraceContext: Bool { false }
 
-    /// ``send(_:body:timeout:)`` with `options.timeout`: the other options are not honoured
+    /// `send(_:body:timeout:)` with `options.timeout`: the other options are not honoured
     /// (the transport checks the size of the body returned).
     public func send(_ request: HTTPRequest, body: HTTPRequestBody?, options: HTTPRequestOptions) async throws -> (HTTPResponse, Data) {
         try await send(request, body: body, timeout: options.timeout)
     }
 
-    /// ``stream(_:body:timeout:)`` with `options.timeout`: the other options are not honoured
+    /// `stream(_:body:timeout:)` with `options.timeout`: the other options are not honoured
     /// (the transport counts the chunks).
     public func stream(
         _ request: HTTPRequest, body: HTTPRequestBody?, options: HTTPRequestOptions
