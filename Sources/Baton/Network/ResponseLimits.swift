@@ -29,8 +29,8 @@ public struct ResponseLimits: Sendable, Hashable {
     /// response's every part included (subscriptions excepted: they are bounded by their
     /// transport's keep-alive), retries and their delays too; else
     /// ``BatonError/timedOut(operationName:after:)`` with this duration. Unlike URLSession's own
-    /// timeout, a body that trickles in byte by byte does not reset it. `nil`: no limit.
-    /// Default: 60 seconds.
+    /// timeout, a body that trickles in byte by byte does not reset it. An upload's sending
+    /// counts too: raise it for large files. `nil`: no limit. Default: 60 seconds.
     public var operationTimeout: Duration?
     /// The most HTTP redirects followed for one request; one more is
     /// ``BatonError/tooManyRedirects(operationName:limit:)``. Whatever the count, a redirect to
