@@ -9,8 +9,17 @@ public enum BatonError: Error, Sendable, CustomStringConvertible {
     /// The request did not complete: connection refused, reset, closed before the whole body.
     case network(operationName: String, underlying: any Error)
     /// No whole response within the transport's `timeout` (`after`), or, once an incremental
-    /// response has started, no next chunk of it within that time.
+    /// response has started, no next chunk of it within that time; or the whole operation took
+    /// longer than ``ResponseLimits/operationTimeout`` (`after`), however steadily bytes came.
     case timedOut(operationName: String, after: Duration)
+    /// The response body passed ``ResponseLimits/maxResponseBytes`` (`limit`, after content
+    /// decoding), or its `Content-Length` announced more: reading stopped there.
+    case responseTooLarge(operationName: String, limit: Int)
+    /// The server redirected more than ``ResponseLimits/maxRedirects`` (`limit`) times.
+    case tooManyRedirects(operationName: String, limit: Int)
+    /// The server redirected the request (`status`, to `location`) and the HTTP client would not
+    /// follow: a `POST` whose body a redirect would drop or change.
+    case redirectRefused(operationName: String, status: Int, location: String, reason: String)
     /// The server answered with a status that carries no GraphQL response (a 500 with an HTML
     /// page, a 404, …). `errors` holds any GraphQL errors the body did contain.
     case httpStatus(operationName: String, status: Int, contentType: String?, bodyExcerpt: String, errors: [GraphQLError])
@@ -59,6 +68,12 @@ public enum BatonError: Error, Sendable, CustomStringConvertible {
             return "\(name): network error: \(underlying)"
         case .timedOut(let name, let after):
             return "\(name): no response within \(after)"
+        case .responseTooLarge(let name, let limit):
+            return "\(name): the response is larger than ResponseLimits.maxResponseBytes (\(limit) bytes); reading stopped"
+        case .tooManyRedirects(let name, let limit):
+            return "\(name): more than ResponseLimits.maxRedirects (\(limit)) redirects"
+        case .redirectRefused(let name, let status, let location, let reason):
+            return "\(name): HTTP \(status) redirect to \(location) not followed: \(reason)"
         case .httpStatus(let name, let status, let contentType, let excerpt, let errors):
             var text = "\(name): HTTP \(status)"
             if let contentType { text += " (\(contentType))" }

@@ -12,6 +12,22 @@ import Tracing
 /// Request bodies stream as they are: a file or a multipart upload is read in chunks while it is
 /// sent, with its length announced. Response bodies stream too, for `@defer`/`@stream`.
 ///
+/// Bounds kept against the server (`HTTPRequestOptions`):
+/// - **Size.** The body is counted as AsyncHTTPClient delivers it (it reads from the socket only
+///   as its body sequence is consumed), and reading stops as soon as it passes
+///   `maxResponseBytes`; a `Content-Length` announcing more is refused before the body is read.
+/// - **Compression.** AsyncHTTPClient inflates gzip and deflate only when its client's
+///   configuration enables decompression (the shared client's does, with a limit of 25 times the
+///   compressed size; a client made with the default configuration does not, and then a
+///   compressed body arrives as it is and is no GraphQL response). The bytes counted here are the
+///   inflated ones, so `maxResponseBytes` bounds a compression bomb whatever that configuration
+///   says; the configuration's own limit may stop it sooner, as a network error.
+/// - **Redirects** are followed by AsyncHTTPClient's client's redirect configuration (the shared
+///   client: at most 20, no cycles): on a redirect to another origin it drops `Authorization`,
+///   `Cookie`, `Proxy-Authorization` and `Origin`, and it keeps a 307's or 308's method and body.
+///   It cannot be told `maxRedirects` or the other sensitive headers per request: give the
+///   adapter a client configured to follow no redirects (`.disallow`) when those matter.
+///
 /// ```swift
 /// let client = BatonClient(url: url, httpClient: AsyncHTTPClientAdapter())
 /// ```
@@ -33,18 +49,35 @@ public struct AsyncHTTPClientAdapter: Baton.HTTPClient {
         return !(tracer is NoOpTracer)
     }
 
-    /// Sends the request (streaming its body) and collects the whole response body.
+    /// Sends the request (streaming its body) and collects the whole response body, within the
+    /// default options.
     public func send(_ request: HTTPRequest, body: HTTPRequestBody?, timeout: Duration?) async throws -> (HTTPResponse, Data) {
-        let (response, chunks) = try await stream(request, body: body, timeout: timeout)
+        try await send(request, body: body, options: HTTPRequestOptions(timeout: timeout))
+    }
+
+    /// Sends the request (streaming its body) and collects the whole response body, reading at
+    /// most `options.maxResponseBytes` of it.
+    public func send(_ request: HTTPRequest, body: HTTPRequestBody?, options: HTTPRequestOptions) async throws -> (HTTPResponse, Data) {
+        let (response, chunks) = try await stream(request, body: body, options: options)
         var data = Data()
         for try await chunk in chunks { data.append(chunk) }
         return (response, data)
     }
 
-    /// Sends the request and yields the response body in chunks as they arrive.
+    /// Sends the request and yields the response body in chunks as they arrive, with no size limit.
     public func stream(
         _ request: HTTPRequest, body: HTTPRequestBody?, timeout: Duration?
     ) async throws -> (HTTPResponse, AsyncThrowingStream<Data, any Error>) {
+        try await stream(request, body: body, options: HTTPRequestOptions(timeout: timeout, maxResponseBytes: nil))
+    }
+
+    /// Sends the request and yields the response body in chunks as they arrive, failing once
+    /// they pass `options.maxResponseBytes`.
+    public func stream(
+        _ request: HTTPRequest, body: HTTPRequestBody?, options: HTTPRequestOptions
+    ) async throws -> (HTTPResponse, AsyncThrowingStream<Data, any Error>) {
+        let timeout = options.timeout
+        let maxBytes = options.maxResponseBytes
         guard let url = request.url else { throw URLError(.badURL) }
         var outgoing = HTTPClientRequest(url: url.absoluteString)
         outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
@@ -78,10 +111,17 @@ public struct AsyncHTTPClientAdapter: Baton.HTTPClient {
         }
         let head = HTTPResponse(status: .init(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase), headerFields: fields)
         let responseBody = response.body
+        if let maxBytes, let announced = response.headers.first(name: "Content-Length").flatMap({ Int($0) }), announced > maxBytes {
+            // Not read: dropping the body closes the connection.
+            throw HTTPClientLimitError.responseTooLarge(limit: maxBytes)
+        }
         let chunks = AsyncThrowingStream<Data, any Error> { continuation in
             let task = Task {
                 do {
+                    var received = 0
                     for try await buffer in responseBody {
+                        received += buffer.readableBytes
+                        if let maxBytes, received > maxBytes { throw HTTPClientLimitError.responseTooLarge(limit: maxBytes) }
                         continuation.yield(Data(buffer: buffer))
                     }
                     continuation.finish()
@@ -97,6 +137,7 @@ public struct AsyncHTTPClientAdapter: Baton.HTTPClient {
     /// AsyncHTTPClient's time-outs as `URLError(.timedOut)` and its cancellation as
     /// `CancellationError`, as the transport expects of every HTTP client.
     static func normalized(_ error: any Error) -> any Error {
+        if error is HTTPClientLimitError { return error }
         guard let error = error as? HTTPClientError else { return error }
         switch error {
         case .deadlineExceeded, .readTimeout, .connectTimeout, .writeTimeout: return URLError(.timedOut)

@@ -3,6 +3,11 @@ import HTTPTypes
 
 /// The smallest HTTP client the transport needs. Implementations: ``URLSessionHTTPClient`` and
 /// `AsyncHTTPClientAdapter` (module `BatonAsyncHTTPClient`).
+///
+/// The transport calls the methods that take ``HTTPRequestOptions`` (the response-size limit,
+/// the redirect policy); a client written before them implements only the ones with a `timeout`,
+/// and the options' defaults forward to those: the transport still checks the size of what such
+/// a client returns, but only a client that honours the options stops reading at the limit.
 public protocol HTTPClient: Sendable {
     /// Sends a request and returns the response head and its whole body.
     func send(_ request: HTTPRequest, body: HTTPRequestBody?, timeout: Duration?) async throws -> (HTTPResponse, Data)
@@ -14,6 +19,18 @@ public protocol HTTPClient: Sendable {
         _ request: HTTPRequest, body: HTTPRequestBody?, timeout: Duration?
     ) async throws -> (HTTPResponse, AsyncThrowingStream<Data, any Error>)
 
+    /// Sends a request within `options` and returns the response head and its whole body: a body
+    /// larger than `options.maxResponseBytes` (after content decoding) fails with
+    /// ``HTTPClientLimitError/responseTooLarge(limit:)`` as soon as it passes the limit.
+    /// Default: `send(_:body:timeout:)` with `options.timeout`.
+    func send(_ request: HTTPRequest, body: HTTPRequestBody?, options: HTTPRequestOptions) async throws -> (HTTPResponse, Data)
+
+    /// `stream(_:body:timeout:)` within `options`. Default: `stream(_:body:timeout:)` with
+    /// `options.timeout`.
+    func stream(
+        _ request: HTTPRequest, body: HTTPRequestBody?, options: HTTPRequestOptions
+    ) async throws -> (HTTPResponse, AsyncThrowingStream<Data, any Error>)
+
     /// Whether the client injects the current trace context into its requests itself (with a
     /// span of its own as the parent): Baton's transport then leaves that to it. Default: false.
     var propagatesTraceContext: Bool { get }
@@ -22,6 +39,20 @@ public protocol HTTPClient: Sendable {
 extension HTTPClient {
     /// False: Baton's transport injects the trace context.
     public var propagatesTraceContext: Bool { false }
+
+    /// `send(_:body:timeout:)` with `options.timeout`: the other options are not honoured
+    /// (the transport checks the size of the body returned).
+    public func send(_ request: HTTPRequest, body: HTTPRequestBody?, options: HTTPRequestOptions) async throws -> (HTTPResponse, Data) {
+        try await send(request, body: body, timeout: options.timeout)
+    }
+
+    /// `stream(_:body:timeout:)` with `options.timeout`: the other options are not honoured
+    /// (the transport counts the chunks).
+    public func stream(
+        _ request: HTTPRequest, body: HTTPRequestBody?, options: HTTPRequestOptions
+    ) async throws -> (HTTPResponse, AsyncThrowingStream<Data, any Error>) {
+        try await stream(request, body: body, timeout: options.timeout)
+    }
 }
 
 extension HTTPClient {
@@ -29,4 +60,63 @@ extension HTTPClient {
     public func send(_ request: HTTPRequest, body: Data?, timeout: Duration?) async throws -> (HTTPResponse, Data) {
         try await send(request, body: body.map(HTTPRequestBody.data), timeout: timeout)
     }
+}
+
+/// What the transport asks of an ``HTTPClient`` for one request besides sending it: how long,
+/// how much, and how redirects are followed (from ``ResponseLimits`` and `SensitiveData`).
+public struct HTTPRequestOptions: Sendable, Hashable {
+    /// The client's own time limit for the request; `nil`: the client's default.
+    public var timeout: Duration?
+    /// The most body bytes read, after content decoding; `nil`: no limit (a subscription's
+    /// stream, bounded per event instead).
+    public var maxResponseBytes: Int?
+    /// The most redirects followed.
+    public var maxRedirects: Int
+    /// Header names (any case) never sent to another origin on a redirect, beside the ones
+    /// always dropped (``HTTPRequestOptions/credentialHeaderNames``).
+    public var sensitiveHeaderNames: Set<String>
+
+    /// Options with `ResponseLimits`' defaults.
+    public init(
+        timeout: Duration? = nil, maxResponseBytes: Int? = ResponseLimits.default.maxResponseBytes,
+        maxRedirects: Int = ResponseLimits.default.maxRedirects, sensitiveHeaderNames: Set<String> = []
+    ) {
+        self.timeout = timeout
+        self.maxResponseBytes = maxResponseBytes
+        self.maxRedirects = maxRedirects
+        self.sensitiveHeaderNames = sensitiveHeaderNames
+    }
+
+    /// The headers a redirect to another origin never carries, as browsers and curl drop them
+    /// (lowercase).
+    public static let credentialHeaderNames: Set<String> = ["authorization", "cookie", "proxy-authorization"]
+
+    /// Whether a redirect to another origin drops the header `name`.
+    public func dropsOnCrossOriginRedirect(_ name: String) -> Bool {
+        let lowered = name.lowercased()
+        return Self.credentialHeaderNames.contains(lowered) || sensitiveHeaderNames.contains { $0.lowercased() == lowered }
+    }
+
+    /// Whether `a` and `b` have the same origin: scheme, host and port (the scheme's default
+    /// port when none is written).
+    public static func sameOrigin(_ a: URL, _ b: URL) -> Bool {
+        func origin(_ url: URL) -> (String, String, Int) {
+            let scheme = url.scheme?.lowercased() ?? ""
+            let port = url.port ?? (scheme == "https" || scheme == "wss" ? 443 : 80)
+            return (scheme, url.host?.lowercased() ?? "", port)
+        }
+        return origin(a) == origin(b)
+    }
+}
+
+/// A limit an ``HTTPClient`` enforced on a response; the transport reports it as the matching
+/// ``BatonError`` with the operation's name.
+public enum HTTPClientLimitError: Error, Sendable, Hashable {
+    /// The body passed ``HTTPRequestOptions/maxResponseBytes`` (`limit`), or its `Content-Length`
+    /// announced more: reading stopped.
+    case responseTooLarge(limit: Int)
+    /// More than ``HTTPRequestOptions/maxRedirects`` (`limit`) redirects.
+    case tooManyRedirects(limit: Int)
+    /// A redirect the client would not follow: `status` to `location`, for `reason`.
+    case redirectRefused(status: Int, location: String, reason: String)
 }

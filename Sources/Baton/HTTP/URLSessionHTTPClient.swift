@@ -13,10 +13,21 @@ import HTTPTypesFoundation
 /// and deleted, because URLSession on Linux cannot upload from a custom stream. Memory stays
 /// bounded either way; the disk briefly holds a copy of the body.
 ///
-/// Streamed responses (``stream(_:body:timeout:)``) go through a session delegate, since
-/// `URLSession.bytes(for:)` does not exist on Linux.
+/// Every response is read through a session delegate (`URLSession.bytes(for:)` does not exist
+/// on Linux), which is what lets the client keep its bounds against a server it does not control
+/// (``HTTPRequestOptions``):
+/// - **Size.** The body is counted as it arrives, after content decoding, and the task is
+///   cancelled as soon as it passes `maxResponseBytes` (a `Content-Length` announcing more is
+///   refused before any of the body is read). URLSession asks for gzip, br and zstd and inflates
+///   them itself with no limit of its own; counting the inflated bytes bounds a compression bomb
+///   as well as a plain large body, and keeps compression for honest servers.
+/// - **Redirects.** The session never follows a redirect itself (on Linux it would send the
+///   original request's every header, `Authorization` included, to any origin, and drop a
+///   `POST`'s body): the client follows it, at most `maxRedirects` times, without
+///   `Authorization`, `Cookie`, `Proxy-Authorization` and the sensitive headers when the origin
+///   changes; a request with a body is not redirected
+///   (``HTTPClientLimitError/redirectRefused(status:location:reason:)``).
 public struct URLSessionHTTPClient: HTTPClient {
-    private let session: URLSession
     private let defaultTimeout: Duration
     private let streaming: StreamingSession
 
@@ -28,93 +39,104 @@ public struct URLSessionHTTPClient: HTTPClient {
         self.init(session: URLSession(configuration: configuration), timeout: timeout)
     }
 
-    /// A client over `session`; streamed responses use a second session with its configuration.
+    /// A client with `session`'s configuration: requests run in a session made with that
+    /// configuration and Baton's delegate (which enforces the response-size limit and the
+    /// redirect policy), not in `session` itself.
     public init(session: URLSession, timeout: Duration = .seconds(60)) {
-        self.session = session
         defaultTimeout = timeout
         streaming = StreamingSession(configuration: session.configuration)
     }
 
-    /// Sends the request with a completion-handler task (cancelled from another thread when the
-    /// operation's task is) and returns the whole response.
+    /// Sends the request and returns the whole response, within the default options.
     public func send(_ request: HTTPRequest, body: HTTPRequestBody?, timeout: Duration?) async throws -> (HTTPResponse, Data) {
-        var urlRequest = try makeURLRequest(request, timeout: timeout)
-        let session = self.session
-        let (data, response): (Data, URLResponse)
-        switch body {
-        case nil:
-            (data, response) = try await Self.run { session.dataTask(with: urlRequest, completionHandler: $0) }
-        case .data(let bytes)?:
-            urlRequest.httpBody = bytes
-            let request = urlRequest
-            (data, response) = try await Self.run { session.dataTask(with: request, completionHandler: $0) }
-        case .file(let url)?:
-            let request = urlRequest
-            (data, response) = try await Self.run { session.uploadTask(with: request, fromFile: url, completionHandler: $0) }
-        case .stream?:
-            let spooled = try await Self.spool(body!)
-            defer { try? FileManager.default.removeItem(at: spooled) }
-            let request = urlRequest
-            (data, response) = try await Self.run { session.uploadTask(with: request, fromFile: spooled, completionHandler: $0) }
+        try await send(request, body: body, options: HTTPRequestOptions(timeout: timeout))
+    }
+
+    /// Sends the request and returns the whole response, reading at most
+    /// `options.maxResponseBytes` of it and following redirects by `options`.
+    public func send(_ request: HTTPRequest, body: HTTPRequestBody?, options: HTTPRequestOptions) async throws -> (HTTPResponse, Data) {
+        let delegate = streaming.delegate
+        let limit = options.maxResponseBytes
+        let (response, data) = try await following(request, body: body, options: options) {
+            (task, cleanUp) async throws -> (URLResponse, Data) in
+            defer { cleanUp() }
+            return try await delegate.collect(task, limit: limit)
         }
         return (try Self.httpResponse(response), data)
     }
 
-    /// Runs a task made with a completion handler, cancelling it when the caller's task is cancelled.
-    ///
-    /// Not `URLSession.data(for:)`: on Linux its cancellation handler calls into the session's
-    /// queue while the Swift task's status is locked, and a response completing at that moment
-    /// needs that lock from the session's queue, so a fetch cancelled just as its response came
-    /// deadlocked (seen in the 10,000-iteration cancellation test). Here the cancel is handed to
-    /// another thread.
-    private static func run(
-        _ makeTask: (@escaping @Sendable (Data?, URLResponse?, (any Error)?) -> Void) -> URLSessionTask
-    ) async throws -> (Data, URLResponse) {
-        let handle = CancellableTaskHandle()
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<(Data, URLResponse), any Error>) in
-                let task = makeTask { data, response, error in
-                    if let error {
-                        continuation.resume(throwing: error)
-                    } else if let response {
-                        continuation.resume(returning: (data ?? Data(), response))
-                    } else {
-                        continuation.resume(throwing: URLError(.badServerResponse))
-                    }
-                }
-                handle.set(task)
-                task.resume()
-            }
-        } onCancel: {
-            handle.cancel()
-        }
-    }
-
-    /// Sends the request and yields the body's chunks as they arrive, through the session's delegate
-    /// (`URLSession.bytes(for:)` does not exist on Linux).
+    /// Sends the request and yields the body's chunks as they arrive, with no size limit.
     public func stream(
         _ request: HTTPRequest, body: HTTPRequestBody?, timeout: Duration?
     ) async throws -> (HTTPResponse, AsyncThrowingStream<Data, any Error>) {
+        try await stream(request, body: body, options: HTTPRequestOptions(timeout: timeout, maxResponseBytes: nil))
+    }
+
+    /// Sends the request and yields the body's chunks as they arrive, failing the stream once
+    /// they pass `options.maxResponseBytes`.
+    public func stream(
+        _ request: HTTPRequest, body: HTTPRequestBody?, options: HTTPRequestOptions
+    ) async throws -> (HTTPResponse, AsyncThrowingStream<Data, any Error>) {
+        let delegate = streaming.delegate
+        let limit = options.maxResponseBytes
+        let (head, chunks) = try await following(request, body: body, options: options) { task, cleanUp in
+            try await delegate.start(task, limit: limit, onFinish: cleanUp)
+        }
+        return (try Self.httpResponse(head), chunks)
+    }
+
+    /// Runs `perform` on a task for `request`, then for each redirect the delegate declined to
+    /// follow, a task for its target, by the policy in the type's documentation. `perform` is
+    /// given the task and what removes its spooled body (call it when the body is no longer read).
+    private func following<T>(
+        _ request: HTTPRequest, body: HTTPRequestBody?, options: HTTPRequestOptions,
+        perform: (URLSessionTask, @escaping @Sendable () -> Void) async throws -> T
+    ) async throws -> T {
+        var current = request
+        var redirects = 0
+        while true {
+            let (task, cleanUp) = try await makeTask(current, body: redirects == 0 ? body : nil, timeout: options.timeout)
+            do {
+                return try await perform(task, cleanUp)
+            } catch let redirect as RedirectDeclined {
+                cleanUp()
+                redirects += 1
+                guard redirects <= options.maxRedirects else {
+                    throw HTTPClientLimitError.tooManyRedirects(limit: options.maxRedirects)
+                }
+                guard body == nil, current.method == .get || current.method == .head else {
+                    throw HTTPClientLimitError.redirectRefused(
+                        status: redirect.status, location: redirect.location.absoluteString,
+                        reason: "the request has a body, which the redirect would not carry; send it to the new URL instead")
+                }
+                var next = current
+                next.url = redirect.location
+                if let from = current.url, !HTTPRequestOptions.sameOrigin(from, redirect.location) {
+                    next.headerFields = HTTPFields(current.headerFields.filter { !options.dropsOnCrossOriginRedirect($0.name.rawName) })
+                }
+                current = next
+            }
+        }
+    }
+
+    /// A task for the request in the delegate's session, and what removes its spooled body.
+    private func makeTask(
+        _ request: HTTPRequest, body: HTTPRequestBody?, timeout: Duration?
+    ) async throws -> (URLSessionTask, @Sendable () -> Void) {
         var urlRequest = try makeURLRequest(request, timeout: timeout)
-        var spooled: URL?
-        let task: URLSessionTask
+        let session = streaming.session
         switch body {
         case nil:
-            task = streaming.session.dataTask(with: urlRequest)
+            return (session.dataTask(with: urlRequest), {})
         case .data(let bytes)?:
             urlRequest.httpBody = bytes
-            task = streaming.session.dataTask(with: urlRequest)
+            return (session.dataTask(with: urlRequest), {})
         case .file(let url)?:
-            task = streaming.session.uploadTask(with: urlRequest, fromFile: url)
+            return (session.uploadTask(with: urlRequest, fromFile: url), {})
         case .stream?:
             let file = try await Self.spool(body!)
-            spooled = file
-            task = streaming.session.uploadTask(with: urlRequest, fromFile: file)
+            return (session.uploadTask(with: urlRequest, fromFile: file), { try? FileManager.default.removeItem(at: file) })
         }
-        let spooledFile = spooled
-        let cleanUp: @Sendable () -> Void = { if let spooledFile { try? FileManager.default.removeItem(at: spooledFile) } }
-        let (head, chunks) = try await streaming.delegate.start(task, onFinish: cleanUp)
-        return (try Self.httpResponse(head), chunks)
     }
 
     private func makeURLRequest(_ request: HTTPRequest, timeout: Duration?) throws -> URLRequest {
@@ -146,7 +168,13 @@ public struct URLSessionHTTPClient: HTTPClient {
     }
 }
 
-/// The session for streamed responses and its delegate; invalidated when the client goes away.
+/// A redirect the session's delegate declined to follow, for the client to decide on.
+struct RedirectDeclined: Error {
+    let status: Int
+    let location: URL
+}
+
+/// The session every request runs in and its delegate; invalidated when the client goes away.
 final class StreamingSession: @unchecked Sendable {
     let delegate = StreamingSessionDelegate()
     private let configuration: URLSessionConfiguration
@@ -157,7 +185,7 @@ final class StreamingSession: @unchecked Sendable {
         self.configuration = configuration
     }
 
-    /// Made on first use, so clients that never stream open no second session.
+    /// Made on first use.
     var session: URLSession {
         lock.withLock {
             if let created { return created }
@@ -170,20 +198,31 @@ final class StreamingSession: @unchecked Sendable {
     deinit { created?.finishTasksAndInvalidate() }
 }
 
-/// Routes each streaming task's events: the response head resumes the caller, each data chunk
-/// goes to the body stream, completion ends it (with the error, if any).
+/// Routes each task's events. A streamed task: the response head resumes the caller, each data
+/// chunk goes to the body stream, completion ends it (with the error, if any). A collected task:
+/// the chunks are gathered and completion resumes the caller with all of them. Either way the
+/// body is counted against its limit as it arrives (the task is cancelled past it), and a
+/// redirect is declined and reported as ``RedirectDeclined``.
 final class StreamingSessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
     private struct TaskState {
         var head: CheckedContinuation<URLResponse, any Error>?
-        let body: AsyncThrowingStream<Data, any Error>.Continuation
+        let body: AsyncThrowingStream<Data, any Error>.Continuation?
+        var whole: CheckedContinuation<(URLResponse, Data), any Error>?
+        var collected = Data()
+        var received = 0
+        let limit: Int?
+        var response: URLResponse?
+        var failure: (any Error)?
+        var redirect: RedirectDeclined?
         let onFinish: @Sendable () -> Void
     }
 
     private let lock = NSLock()
     private var states: [Int: TaskState] = [:]
 
+    /// Starts `task` and returns its response head and its body as a stream.
     func start(
-        _ task: URLSessionTask, onFinish: @escaping @Sendable () -> Void
+        _ task: URLSessionTask, limit: Int?, onFinish: @escaping @Sendable () -> Void
     ) async throws -> (URLResponse, AsyncThrowingStream<Data, any Error>) {
         let (chunks, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
         let handle = CancellableTaskHandle()
@@ -194,7 +233,7 @@ final class StreamingSessionDelegate: NSObject, URLSessionDataDelegate, @uncheck
         let head = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (head: CheckedContinuation<URLResponse, any Error>) in
                 lock.withLock {
-                    states[task.taskIdentifier] = TaskState(head: head, body: continuation, onFinish: onFinish)
+                    states[task.taskIdentifier] = TaskState(head: head, body: continuation, limit: limit, onFinish: onFinish)
                 }
                 task.resume()
             }
@@ -204,11 +243,77 @@ final class StreamingSessionDelegate: NSObject, URLSessionDataDelegate, @uncheck
         return (head, chunks)
     }
 
+    /// Runs `task` to its end and returns its response and whole body. The task is cancelled
+    /// from another thread when the caller's task is (``CancellableTaskHandle``): on Linux,
+    /// `URLSession.data(for:)` deadlocked when a fetch was cancelled as its response completed.
+    func collect(_ task: URLSessionTask, limit: Int?) async throws -> (URLResponse, Data) {
+        let handle = CancellableTaskHandle()
+        handle.set(task)
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (whole: CheckedContinuation<(URLResponse, Data), any Error>) in
+                lock.withLock {
+                    states[task.taskIdentifier] = TaskState(head: nil, body: nil, whole: whole, limit: limit, onFinish: {})
+                }
+                task.resume()
+            }
+        } onCancel: {
+            handle.cancel()
+        }
+    }
+
+    /// Fails the task with `error` (the first failure wins): its caller is resumed at once, what
+    /// it gathered is released, and it is cancelled. At once, because the cancel takes effect only
+    /// once libcurl is done with what it has read: it reads up to megabytes at a time, and
+    /// inflating that from a compression bomb takes seconds (the chunks it still delivers are
+    /// dropped, so memory stays bounded meanwhile).
+    private func fail(_ task: URLSessionTask, with error: any Error) {
+        typealias Waiters = (
+            CheckedContinuation<(URLResponse, Data), any Error>?, CheckedContinuation<URLResponse, any Error>?,
+            AsyncThrowingStream<Data, any Error>.Continuation?
+        )
+        let (whole, head, body) = lock.withLock { () -> Waiters in
+            guard var state = states[task.taskIdentifier], state.failure == nil else { return (nil, nil, nil) }
+            state.failure = error
+            let waiters = (state.whole, state.head, state.body)
+            state.whole = nil
+            state.head = nil
+            state.collected = Data()
+            states[task.taskIdentifier] = state
+            return waiters
+        }
+        whole?.resume(throwing: error)
+        head?.resume(throwing: error)
+        body?.finish(throwing: error)
+        DispatchQueue.global().async { task.cancel() }
+    }
+
+    func urlSession(
+        _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+        newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
+    ) {
+        if let location = request.url {
+            lock.withLock {
+                states[task.taskIdentifier]?.redirect = RedirectDeclined(status: response.statusCode, location: location)
+            }
+        }
+        completionHandler(nil)
+    }
+
     func urlSession(
         _ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
         completionHandler: @escaping (URLSession.ResponseDisposition) -> Void
     ) {
+        let limit = lock.withLock { states[dataTask.taskIdentifier]?.limit }
+        if let limit, response.expectedContentLength > Int64(limit) {
+            fail(dataTask, with: HTTPClientLimitError.responseTooLarge(limit: limit))
+            completionHandler(.cancel)
+            return
+        }
+        // A redirect's head waits for the task's end: the redirect may be declined by then.
+        let status = (response as? HTTPURLResponse)?.statusCode ?? 200
         let head = lock.withLock { () -> CheckedContinuation<URLResponse, any Error>? in
+            states[dataTask.taskIdentifier]?.response = response
+            guard !(300..<400).contains(status) else { return nil }
             defer { states[dataTask.taskIdentifier]?.head = nil }
             return states[dataTask.taskIdentifier]?.head
         }
@@ -217,26 +322,61 @@ final class StreamingSessionDelegate: NSObject, URLSessionDataDelegate, @uncheck
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let body = lock.withLock { states[dataTask.taskIdentifier]?.body }
+        let (body, overLimit) = lock.withLock { () -> (AsyncThrowingStream<Data, any Error>.Continuation?, Int?) in
+            guard var state = states[dataTask.taskIdentifier], state.failure == nil else { return (nil, nil) }
+            state.received += data.count
+            if let limit = state.limit, state.received > limit {
+                states[dataTask.taskIdentifier] = state
+                return (nil, limit)
+            }
+            if state.whole != nil {
+                // Moved out while appending, so the buffer is not copied.
+                states[dataTask.taskIdentifier] = nil
+                state.collected.append(data)
+            }
+            states[dataTask.taskIdentifier] = state
+            return (state.body, nil)
+        }
+        if let overLimit {
+            fail(dataTask, with: HTTPClientLimitError.responseTooLarge(limit: overLimit))
+            return
+        }
         body?.yield(data)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let state = lock.withLock({ states.removeValue(forKey: task.taskIdentifier) }) else { return }
         state.onFinish()
+        let failure: (any Error)? = state.failure ?? state.redirect.map { $0 as any Error } ?? error
+        let response = state.response ?? task.response
         if let head = state.head {
-            head.resume(throwing: error ?? URLError(.badServerResponse))
+            if let failure {
+                head.resume(throwing: failure)
+            } else if let response {
+                head.resume(returning: response)
+            } else {
+                head.resume(throwing: URLError(.badServerResponse))
+            }
         }
-        if let error {
-            state.body.finish(throwing: error)
+        if let failure {
+            state.body?.finish(throwing: failure)
         } else {
-            state.body.finish()
+            state.body?.finish()
+        }
+        if let whole = state.whole {
+            if let failure {
+                whole.resume(throwing: failure)
+            } else if let response {
+                whole.resume(returning: (response, state.collected))
+            } else {
+                whole.resume(throwing: URLError(.badServerResponse))
+            }
         }
     }
 }
 
 /// A URLSession task to cancel from a Swift task's cancellation handler: the cancel runs on
-/// another thread, never inside the handler (see `URLSessionHTTPClient.run`), and a cancel that
+/// another thread, never inside the handler (see `StreamingSessionDelegate.collect`), and a cancel that
 /// comes before the task exists cancels it as soon as it is set.
 final class CancellableTaskHandle: @unchecked Sendable {
     private let lock = NSLock()

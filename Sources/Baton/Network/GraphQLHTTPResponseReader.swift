@@ -10,6 +10,9 @@ import HTTPTypes
 ///   ``BatonError/httpStatus(operationName:status:contentType:bodyExcerpt:errors:)``, with the
 ///   body's GraphQL errors when it has some.
 /// - Anything else (an HTML error page): ``BatonError/httpStatus(operationName:status:contentType:bodyExcerpt:errors:)``.
+///
+/// A body whose `data` is null or absent with no (or an empty list of) `errors` is
+/// ``BatonError/invalidResponse(operationName:reason:)``: the spec requires `errors` then.
 enum GraphQLHTTPResponseReader {
     static func read(_ result: HTTPResult, operationName: String) throws -> GraphQLResponse {
         let status = result.response.status.code
@@ -58,6 +61,12 @@ enum GraphQLHTTPResponseReader {
     private static func checked(_ body: JSONObject, _ result: HTTPResult, operationName: String) throws -> GraphQLResponse {
         guard body["data"] != nil || body["errors"] != nil else {
             throw BatonError.invalidResponse(operationName: operationName, reason: "the body has neither `data` nor `errors`")
+        }
+        // GraphQL over HTTP: `data` null means the operation failed, and then `errors` says why;
+        // a response with neither a result nor a reason would reach the caller as nothing at all.
+        let hasErrors = body["errors"]?.listValue.map { !$0.isEmpty } ?? (body["errors"] != nil && body["errors"] != .null)
+        if body["data"] == nil || body["data"] == .null, !hasErrors {
+            throw BatonError.invalidResponse(operationName: operationName, reason: "`data` is null and there are no `errors`")
         }
         return GraphQLResponse(body: body, httpResponse: result.response)
     }

@@ -17,6 +17,10 @@ import Logging
 ///
 /// `timeout` bounds each attempt: the whole response must arrive within it (an incremental
 /// response's head, then each of its chunks), else ``BatonError/timedOut(operationName:after:)``.
+/// `limits` (``ResponseLimits``) bound the whole operation, retries and every part of an
+/// incremental response included, by `operationTimeout` (subscriptions excepted), and what is
+/// read of a response by `maxResponseBytes`; the HTTP client follows at most `maxRedirects`
+/// redirects and drops credentials and the headers of `sensitiveData` on one to another origin.
 /// A `retryPolicy` sends failed queries again (``RetryPolicy``). Requests and responses are
 /// logged through `logger` with the secrets of `sensitiveData` redacted (`SensitiveData`).
 ///
@@ -118,18 +122,31 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport, Subscript
 
     /// Sends the operation through the chain; an incremental response is merged into one.
     public func send<Operation: GraphQLOperation>(operation: Operation) async throws -> GraphQLResponse {
-        let result = try await execute(request(for: operation))
-        guard result.streamedBody != nil else {
-            return try GraphQLHTTPResponseReader.read(result, operationName: Operation.operationName)
+        let request = request(for: operation)
+        return try await withOperationDeadline(request) {
+            let result = try await execute(request)
+            guard result.streamedBody != nil else {
+                return try GraphQLHTTPResponseReader.read(result, operationName: Operation.operationName)
+            }
+            var last: GraphQLResponse?
+            for try await response in IncrementalResponseReader.responses(result, operationName: Operation.operationName) {
+                last = response
+            }
+            guard let last else {
+                throw BatonError.incompleteResponse(operationName: Operation.operationName, reason: "the response has no parts")
+            }
+            return last
         }
-        var last: GraphQLResponse?
-        for try await response in IncrementalResponseReader.responses(result, operationName: Operation.operationName) {
-            last = response
-        }
-        guard let last else {
-            throw BatonError.incompleteResponse(operationName: Operation.operationName, reason: "the response has no parts")
-        }
-        return last
+    }
+
+    /// Runs `body` within ``ResponseLimits/operationTimeout``: the whole operation, retries and
+    /// every part of an incremental response included, however steadily its bytes come.
+    private func withOperationDeadline<T: Sendable>(
+        _ request: GraphQLRequest, _ body: @escaping @Sendable () async throws -> T
+    ) async throws -> T {
+        let limit = request.limits.operationTimeout
+        let operationName = request.operationName
+        return try await withDeadline(limit, timeoutError: { BatonError.timedOut(operationName: operationName, after: limit ?? .zero) }, body)
     }
 
     /// Sends the operation and yields each response part, merged so far, as it arrives.
@@ -138,12 +155,14 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport, Subscript
         return AsyncThrowingStream { continuation in
             let task = Task {
                 do {
-                    let result = try await execute(request)
-                    if result.streamedBody == nil {
-                        continuation.yield(try GraphQLHTTPResponseReader.read(result, operationName: Operation.operationName))
-                    } else {
-                        for try await response in IncrementalResponseReader.responses(result, operationName: Operation.operationName) {
-                            continuation.yield(response)
+                    try await withOperationDeadline(request) {
+                        let result = try await execute(request)
+                        if result.streamedBody == nil {
+                            continuation.yield(try GraphQLHTTPResponseReader.read(result, operationName: Operation.operationName))
+                        } else {
+                            for try await response in IncrementalResponseReader.responses(result, operationName: Operation.operationName) {
+                                continuation.yield(response)
+                            }
                         }
                     }
                     continuation.finish()
@@ -160,8 +179,11 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport, Subscript
         var request = request(for: operation)
         request.files = files
         request.usesGET = false
-        let result = try await execute(request)
-        return try GraphQLHTTPResponseReader.read(result, operationName: Operation.operationName)
+        let uploadRequest = request
+        return try await withOperationDeadline(uploadRequest) {
+            let result = try await execute(uploadRequest)
+            return try GraphQLHTTPResponseReader.read(result, operationName: Operation.operationName)
+        }
     }
 
     /// Runs a subscription over HTTP by ``subscriptionProtocol``: one `POST`, its events read from
@@ -296,27 +318,61 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport, Subscript
         let timeout = request.timeout
         let operationName = request.operationName
         let timedOut: @Sendable () -> any Error = { BatonError.timedOut(operationName: operationName, after: timeout ?? .zero) }
-        guard request.acceptsIncrementalDelivery || request.subscriptionProtocol != nil else {
+        let isSubscription = request.subscriptionProtocol != nil
+        let maxBytes = request.limits.maxResponseBytes
+        let options = HTTPRequestOptions(
+            timeout: timeout, maxResponseBytes: isSubscription ? nil : maxBytes, maxRedirects: request.limits.maxRedirects,
+            sensitiveHeaderNames: sensitiveData.headerNames)
+        let tooLarge = BatonError.responseTooLarge(operationName: operationName, limit: maxBytes)
+        guard request.acceptsIncrementalDelivery || isSubscription else {
             let (response, data) = try await withDeadline(timeout, timeoutError: timedOut) {
-                try await httpClient.send(httpRequest, body: body, timeout: timeout)
+                try await httpClient.send(httpRequest, body: body, options: options)
             }
+            // An HTTP client written before the options may not have stopped at the limit.
+            guard data.count <= maxBytes else { throw tooLarge }
             return HTTPResult(response: response, body: data)
         }
         let (response, chunks) = try await withDeadline(timeout, timeoutError: timedOut) {
-            try await httpClient.stream(httpRequest, body: body, timeout: timeout)
+            try await httpClient.stream(httpRequest, body: body, options: options)
         }
         // A subscription may be quiet for longer than any timeout between its events: only its
-        // response head is bounded (heartbeats keep its connection alive).
-        let stream = Self.idleLimited(
-            chunks, limit: request.subscriptionProtocol == nil ? timeout : nil, timeoutError: timedOut, for: request)
+        // response head is bounded (heartbeats keep its connection alive), and only its events'
+        // sizes (`maxPartBytes`), not its whole length.
         let contentType = response.headerFields[.contentType].map(GraphQLHTTPResponseReader.mediaType(of:))
-        if contentType == "multipart/mixed" || (request.subscriptionProtocol != nil && contentType == "text/event-stream") {
+        let isStreamed = contentType == "multipart/mixed" || (isSubscription && contentType == "text/event-stream")
+        var stream = Self.idleLimited(chunks, limit: isSubscription ? nil : timeout, timeoutError: timedOut, for: request)
+        if !(isSubscription && isStreamed) { stream = Self.sizeLimited(stream, maxBytes: maxBytes, error: tooLarge) }
+        if isStreamed {
             return HTTPResult(response: response, body: Data(), streamedBody: stream)
         }
+        let whole = stream
         return try await withDeadline(timeout, timeoutError: timedOut) {
             var data = Data()
-            for try await chunk in stream { data.append(chunk) }
+            for try await chunk in whole { data.append(chunk) }
             return HTTPResult(response: response, body: data)
+        }
+    }
+
+    /// `chunks`, failing with `error` once they add up to more than `maxBytes` (whether or not
+    /// the HTTP client stopped there itself).
+    static func sizeLimited(
+        _ chunks: AsyncThrowingStream<Data, any Error>, maxBytes: Int, error: BatonError
+    ) -> AsyncThrowingStream<Data, any Error> {
+        AsyncThrowingStream { continuation in
+            let task = Task {
+                var total = 0
+                do {
+                    for try await chunk in chunks {
+                        total += chunk.count
+                        guard total <= maxBytes else { throw error }
+                        continuation.yield(chunk)
+                    }
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
         }
     }
 
@@ -324,6 +380,15 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport, Subscript
     /// ``BatonError/timedOut(operationName:after:)``, other transport errors as ``BatonError/network(operationName:underlying:)``.
     static func classify(_ error: any Error, for request: GraphQLRequest) -> any Error {
         if error is BatonError || error is CancellationError { return error }
+        if let limit = error as? HTTPClientLimitError {
+            let name = request.operationName
+            switch limit {
+            case .responseTooLarge(let bytes): return BatonError.responseTooLarge(operationName: name, limit: bytes)
+            case .tooManyRedirects(let count): return BatonError.tooManyRedirects(operationName: name, limit: count)
+            case .redirectRefused(let status, let location, let reason):
+                return BatonError.redirectRefused(operationName: name, status: status, location: location, reason: reason)
+            }
+        }
         if let urlError = error as? URLError {
             switch urlError.code {
             case .cancelled where Task.isCancelled: return CancellationError()

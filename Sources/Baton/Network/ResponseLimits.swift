@@ -12,7 +12,11 @@
 /// ```
 public struct ResponseLimits: Sendable, Hashable {
     /// The largest response body read, after any content decoding (gzip and the like): a larger
-    /// one fails as soon as it passes the limit. Default: 64 MiB.
+    /// one fails with ``BatonError/responseTooLarge(operationName:limit:)`` as soon as it passes
+    /// the limit, or before any of it is read when its `Content-Length` announces more. This also
+    /// bounds what a small compressed body may inflate to. For an incremental (`@defer`,
+    /// `@stream`) response it bounds all its parts together; a subscription's stream is bounded
+    /// per event by `maxPartBytes` only. Default: 64 MiB.
     public var maxResponseBytes: Int
     /// The largest part of a `multipart/mixed` response (`@defer`, `@stream`, a multipart
     /// subscription) or event of a Server-Sent Events stream, including a line within it.
@@ -23,16 +27,28 @@ public struct ResponseLimits: Sendable, Hashable {
     public var maxErrorPathLength: Int
     /// How long one operation may take from its request to its last byte, an incremental
     /// response's every part included (subscriptions excepted: they are bounded by their
-    /// transport's keep-alive). `nil`: no limit. Default: 60 seconds.
+    /// transport's keep-alive), retries and their delays too; else
+    /// ``BatonError/timedOut(operationName:after:)`` with this duration. Unlike URLSession's own
+    /// timeout, a body that trickles in byte by byte does not reset it. An upload's sending
+    /// counts too: raise it for large files. `nil`: no limit. Default: 60 seconds.
     public var operationTimeout: Duration?
+    /// The most HTTP redirects followed for one request; one more is
+    /// ``BatonError/tooManyRedirects(operationName:limit:)``. Whatever the count, a redirect to
+    /// another origin never carries `Authorization`, `Cookie`, `Proxy-Authorization` or a header
+    /// named in `SensitiveData.headerNames`, and a request with a body (a `POST`) is not
+    /// redirected by ``URLSessionHTTPClient`` (``BatonError/redirectRefused(operationName:status:location:reason:)``).
+    /// AsyncHTTPClient follows its own client's redirect configuration. Default: 10.
+    public var maxRedirects: Int
 
     /// The defaults, or others given here.
     public init(
         maxResponseBytes: Int = 64 << 20,
         maxPartBytes: Int = 16 << 20,
         maxErrorPathLength: Int = 1_024,
-        operationTimeout: Duration? = .seconds(60)
+        operationTimeout: Duration? = .seconds(60),
+        maxRedirects: Int = 10
     ) {
+        self.maxRedirects = maxRedirects
         self.maxResponseBytes = maxResponseBytes
         self.maxPartBytes = maxPartBytes
         self.maxErrorPathLength = maxErrorPathLength

@@ -108,6 +108,8 @@ struct OperationObservation: Sendable {
         case .httpStatus, .persistedQueryNotFound: return "http_status"
         case .malformedResponse, .invalidResponse, .dataMismatch, .incompleteResponse: return "invalid_response"
         case .cacheMiss: return "cache_miss"
+        case .responseTooLarge: return "response_too_large"
+        case .tooManyRedirects, .redirectRefused: return "redirect"
         case .subscriptionFailed: return "graphql"
         default: return "other"
         }
