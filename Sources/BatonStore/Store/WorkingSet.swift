@@ -4,7 +4,7 @@ import BatonAPI
 /// working set: a record not in memory is loaded when something needs it (reads collect what
 /// they miss and load it in one batch per level of the selection tree), and once memory holds
 /// more than `limit` records the least recently used ones that nothing is watching leave it
-/// (they are in the cache, which is written in the same step as memory). With an in-memory
+/// (they are in the cache; a record whose write is still queued, or failed, stays). With an in-memory
 /// cache, memory is everything and nothing is loaded or dropped.
 ///
 /// Used only while the store's lock is held.
