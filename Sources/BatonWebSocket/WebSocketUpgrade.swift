@@ -81,6 +81,9 @@ struct WebSocketUpgradeRefused: Error, Sendable {
     let body: String?
 }
 
+/// The connection and upgrade did not complete within the configured time.
+struct WebSocketUpgradeTimedOut: Error, Sendable {}
+
 /// The context swift-websocket's frame handler hands to the data handler.
 struct WebSocketUpgradeContext: WebSocketContext {
     let logger: Logger
@@ -91,6 +94,7 @@ struct WebSocketUpgradeClient: Sendable {
     let request: WebSocketUpgradeRequest
     let maxFrameSize: Int
     let closeTimeout: Duration
+    let upgradeTimeout: Duration
     let logger: Logger
     let handler: WebSocketDataHandler<WebSocketUpgradeContext>
 
@@ -99,7 +103,8 @@ struct WebSocketUpgradeClient: Sendable {
     func run() async throws -> WebSocketCloseFrame? {
         let sslContext = try request.usesTLS ? NIOSSLContext(configuration: .makeClientConfiguration()) : nil
         let channel = WebSocketUpgradeChannel(
-            request: request, maxFrameSize: maxFrameSize, closeTimeout: closeTimeout, sslContext: sslContext, handler: handler)
+            request: request, maxFrameSize: maxFrameSize, closeTimeout: closeTimeout, upgradeTimeout: upgradeTimeout,
+            sslContext: sslContext, handler: handler)
         let connection = ClientConnection(
             channel, address: .hostname(request.host, port: request.port), eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
             logger: logger)
@@ -120,15 +125,24 @@ struct WebSocketUpgradeChannel: ClientConnectionChannel {
     let request: WebSocketUpgradeRequest
     let maxFrameSize: Int
     let closeTimeout: Duration
+    let upgradeTimeout: Duration
     let sslContext: NIOSSLContext?
     let handler: WebSocketDataHandler<WebSocketUpgradeContext>
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
+            // A server that accepts the connection and never answers the upgrade cannot hold it:
+            // past the deadline the upgrade fails with WebSocketUpgradeTimedOut and the channel closes.
+            let nanoseconds = upgradeTimeout.components.seconds * 1_000_000_000 + upgradeTimeout.components.attoseconds / 1_000_000_000
+            let deadline = channel.eventLoop.scheduleTask(in: .nanoseconds(max(0, nanoseconds))) {
+                channel.pipeline.fireErrorCaught(WebSocketUpgradeTimedOut())
+                channel.close(promise: nil)
+            }
             let upgrader = NIOTypedWebSocketClientUpgrader<UpgradeResult>(
                 maxFrameSize: maxFrameSize,
                 upgradePipelineHandler: { channel, _ in
-                    channel.eventLoop.makeCompletedFuture {
+                    deadline.cancel()
+                    return channel.eventLoop.makeCompletedFuture {
                         .upgraded(try NIOAsyncChannel<WebSocketFrame, WebSocketFrame>(wrappingChannelSynchronously: channel))
                     }
                 }
@@ -138,8 +152,9 @@ struct WebSocketUpgradeChannel: ClientConnectionChannel {
                 upgradeRequestHead: head,
                 upgraders: [upgrader],
                 notUpgradingCompletionHandler: { channel in
+                    deadline.cancel()
                     // The response head (and body) follow down the pipeline once this returns.
-                    channel.eventLoop.makeCompletedFuture {
+                    return channel.eventLoop.makeCompletedFuture {
                         let reader = RefusedUpgradeReader(promise: channel.eventLoop.makePromise())
                         try channel.pipeline.syncOperations.addHandler(reader)
                         return .refused(channel, reader.promise.futureResult)
@@ -163,7 +178,9 @@ struct WebSocketUpgradeChannel: ClientConnectionChannel {
             return try await WebSocketHandler.handle(
                 type: .client,
                 configuration: .init(
-                    extensions: [], autoPing: .disabled, closeTimeout: closeTimeout, validateUTF8: false, maxFrameSize: maxFrameSize),
+                    extensions: [], autoPing: .disabled, closeTimeout: closeTimeout,
+                    // Invalid UTF-8 in a text message is rejected (1007), as in every transport.
+                    validateUTF8: true, maxFrameSize: maxFrameSize),
                 asyncChannel: channel,
                 context: WebSocketUpgradeContext(logger: logger),
                 handler: handler
