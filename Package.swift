@@ -145,6 +145,9 @@ let package = Package(
         ),
         // Publishes to a SQLite cache until killed: the crash-safety test's writer process.
         .executableTarget(name: "baton-cache-stress", dependencies: ["BatonSQLite"]),
+        // Runs one operation against a misbehaving server and prints its peak resident memory:
+        // the hostile-stream tests' client process (issue 30).
+        .executableTarget(name: "baton-hostile-streams", dependencies: ["Baton", "BatonExampleAPI"]),
         // Test support shared by the test targets: blocking work (child processes) off Swift's
         // cooperative pool.
         .target(name: "BatonTestSupport", path: "Tests/BatonTestSupport"),
@@ -186,7 +189,7 @@ let package = Package(
             name: "BatonTests",
             dependencies: [
                 "Baton", "BatonAPI", "BatonSQLite", "BatonWebSocket", "BatonExampleAPI", "BatonExampleServer", "BatonAsyncHTTPClient",
-                "BatonTesting", "BatonExampleMocks", "BatonTestSupport",
+                "BatonTesting", "BatonExampleMocks", "BatonTestSupport", "baton-hostile-streams",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "WSClient", package: "swift-websocket"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),

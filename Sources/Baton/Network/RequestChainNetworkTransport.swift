@@ -140,7 +140,8 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport, Subscript
         return BackPressuredStream.make(capacity: 1) { send in
             let result = try await execute(request)
             if result.streamedBody == nil {
-                _ = await send(try Self.readWhole(result, for: request))
+                let response = try Self.readWhole(result, for: request)
+                _ = await send(response)
                 return
             }
             for try await response in IncrementalResponseReader.responses(
@@ -189,7 +190,8 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport, Subscript
         return BackPressuredStream.make(capacity: 1) { send in
             let result = try await execute(request)
             guard result.streamedBody != nil else {
-                _ = await send(try Self.readWhole(result, for: request))
+                let response = try Self.readWhole(result, for: request)
+                _ = await send(response)
                 return
             }
             guard (200..<300).contains(result.response.status.code) else {
