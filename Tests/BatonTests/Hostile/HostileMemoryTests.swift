@@ -77,6 +77,19 @@ struct HostileMemoryTests {
         #expect(peak > 0 && peak < Self.bound, "peak \(peak) MB")
     }
 
+    /// 400 MB of comments (one comment line: never kept, however long): the subscription ends
+    /// normally. What it costs in memory depends on how far the socket runs ahead of the parser,
+    /// which the HTTP client's chunk stream decides (see the report of issue 30, item 4): measured
+    /// and printed; bounded here only loosely.
+    @Test func fourHundredMegabytesOfCommentsAreReadToTheEnd() async throws {
+        let (outcome, peak) = try await Self.run(
+            mode: "sse-subscription",
+            head: "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n:",
+            byte: UInt8(ascii: "c"), count: 400 << 20, tail: "\n\nevent: complete\ndata:\n\n")
+        #expect(outcome == "events 0", "\(outcome)")
+        #expect(peak > 0 && peak < 600, "peak \(peak) MB")
+    }
+
     @Test func anErrorPathOfTenThousandElementsIsRefusedCheaply() async throws {
         let path = "\"hero\"" + String(repeating: ",\"f\"", count: 10_000)
         let body = #"{"data":{"hero":null},"errors":[{"message":"deep","path":["# + path + "]}]}"
