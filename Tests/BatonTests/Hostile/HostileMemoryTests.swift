@@ -35,8 +35,8 @@ struct HostileMemoryTests {
             connection.write(tail)
         }
         defer { server.stop() }
-        let executable = try #require(executable(), "baton-hostile-streams is not built beside the tests")
-        let output = try await runProcess(executable, [mode, server.url.absoluteString])
+        let program = try #require(Self.executable(), "baton-hostile-streams is not built beside the tests")
+        let output = try await runProcess(program, [mode, server.url.absoluteString])
         let lines = output.stdout.split(separator: "\n")
         let outcome = lines.first { $0.hasPrefix("outcome: ") }.map { String($0.dropFirst(9)) } ?? output.stderr
         let peak = lines.first { $0.hasPrefix("peak: ") }.flatMap { Int($0.dropFirst(6)) } ?? -1
