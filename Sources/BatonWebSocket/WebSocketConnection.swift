@@ -207,9 +207,10 @@ actor WebSocketConnection {
         // subscription's variables, the connection payload's token); it only gets to log from `debug` up.
         var clientLogger = logger
         clientLogger.logLevel = max(logger.logLevel, .debug)
+        let frameError = Locked<NIOWebSocketError?>(nil)
         let client = WebSocketUpgradeClient(
             request: request, maxFrameSize: configuration.maxFrameSize, closeTimeout: configuration.closeTimeout,
-            upgradeTimeout: configuration.upgradeTimeout, logger: clientLogger
+            upgradeTimeout: configuration.upgradeTimeout, frameError: frameError, logger: clientLogger
         ) { inbound, outbound, _ in
             let (outgoing, writer) = AsyncStream<OutgoingFrame>.makeStream()
             await self.opened(generation: generation, writer: writer, payload: payload)
@@ -247,8 +248,14 @@ actor WebSocketConnection {
                 group.cancelAll()
             }
         }
+        // A frame the decoder refused is the server breaking the protocol, however the socket then ended.
+        func violation() -> WebSocketTransportError? {
+            frameError.withLock { $0 }.map { .protocolViolation(reason: Self.describe($0, configuration: configuration)) }
+        }
         do {
-            guard let frame = try await client.run() else {
+            let closeFrame = try await client.run()
+            if let violation = violation() { return violation }
+            guard let frame = closeFrame else {
                 return .closed(code: .abnormalClosure, reason: nil)
             }
             return .closed(code: GraphQLWebSocketCloseCode(rawValue: UInt16(webSocketErrorCode: frame.closeCode)), reason: frame.reason)
@@ -257,6 +264,7 @@ actor WebSocketConnection {
         } catch is WebSocketUpgradeTimedOut {
             return .upgradeTimeout(configuration.upgradeTimeout)
         } catch {
+            if let violation = violation() { return violation }
             return .connectionFailed(underlying: error)
         }
     }
@@ -294,11 +302,9 @@ actor WebSocketConnection {
         guard generation == self.generation, endReason == nil else { return }
         if error is IOError || error is ChannelError || error is CancellationError || error is NIOSSLError { return }
         let reason: String
-        switch error as? NIOWebSocketError {
-        case .invalidFrameLength?: reason = "a frame larger than maxFrameSize (\(configuration.maxFrameSize) bytes)"
-        case .fragmentedControlFrame?: reason = "a fragmented control frame"
-        case .multiByteControlFrameLength?: reason = "a control frame longer than 125 bytes"
-        case nil:
+        if let error = error as? NIOWebSocketError {
+            reason = Self.describe(error, configuration: configuration)
+        } else {
             let described = String(describing: error)
             if described.contains("messageTooLarge") {
                 reason = "a message larger than maxMessageSize (\(configuration.maxMessageSize) bytes)"
@@ -309,6 +315,15 @@ actor WebSocketConnection {
             }
         }
         endReason = .protocolViolation(reason: reason)
+    }
+
+    /// A frame decoder's error in words.
+    private static func describe(_ error: NIOWebSocketError, configuration: WebSocketTransportConfiguration) -> String {
+        switch error {
+        case .invalidFrameLength: "a frame larger than maxFrameSize (\(configuration.maxFrameSize) bytes)"
+        case .fragmentedControlFrame: "a fragmented control frame"
+        case .multiByteControlFrameLength: "a control frame longer than 125 bytes"
+        }
     }
 
     private func received(_ message: WebSocketMessage, generation: Int) {

@@ -1,3 +1,4 @@
+import Baton
 import Foundation
 import HTTPTypes
 import Logging
@@ -84,6 +85,32 @@ struct WebSocketUpgradeRefused: Error, Sendable {
 /// The connection and upgrade did not complete within the configured time.
 struct WebSocketUpgradeTimedOut: Error, Sendable {}
 
+/// Records the first protocol error swift-nio's frame decoder reports (a frame over the size
+/// limit, a fragmented or long control frame). NIO answers it with a close frame and closes the
+/// channel, and the frame handler then only sees the connection end; the connection reads the
+/// error from here to fail for good rather than reconnect.
+final class FrameErrorObserver: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = WebSocketFrame
+    typealias InboundOut = WebSocketFrame
+
+    let seen: Locked<NIOWebSocketError?>
+
+    init(seen: Locked<NIOWebSocketError?>) {
+        self.seen = seen
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        context.fireChannelRead(data)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if let error = error as? NIOWebSocketError {
+            seen.withLock { if $0 == nil { $0 = error } }
+        }
+        context.fireErrorCaught(error)
+    }
+}
+
 /// The context swift-websocket's frame handler hands to the data handler.
 struct WebSocketUpgradeContext: WebSocketContext {
     let logger: Logger
@@ -95,6 +122,8 @@ struct WebSocketUpgradeClient: Sendable {
     let maxFrameSize: Int
     let closeTimeout: Duration
     let upgradeTimeout: Duration
+    /// Where the frame decoder's protocol error, if any, is recorded.
+    let frameError: Locked<NIOWebSocketError?>
     let logger: Logger
     let handler: WebSocketDataHandler<WebSocketUpgradeContext>
 
@@ -104,7 +133,7 @@ struct WebSocketUpgradeClient: Sendable {
         let sslContext = try request.usesTLS ? NIOSSLContext(configuration: .makeClientConfiguration()) : nil
         let channel = WebSocketUpgradeChannel(
             request: request, maxFrameSize: maxFrameSize, closeTimeout: closeTimeout, upgradeTimeout: upgradeTimeout,
-            sslContext: sslContext, handler: handler)
+            frameError: frameError, sslContext: sslContext, handler: handler)
         let connection = ClientConnection(
             channel, address: .hostname(request.host, port: request.port), eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
             logger: logger)
@@ -126,6 +155,7 @@ struct WebSocketUpgradeChannel: ClientConnectionChannel {
     let maxFrameSize: Int
     let closeTimeout: Duration
     let upgradeTimeout: Duration
+    let frameError: Locked<NIOWebSocketError?>
     let sslContext: NIOSSLContext?
     let handler: WebSocketDataHandler<WebSocketUpgradeContext>
 
@@ -140,10 +170,11 @@ struct WebSocketUpgradeChannel: ClientConnectionChannel {
             }
             let upgrader = NIOTypedWebSocketClientUpgrader<UpgradeResult>(
                 maxFrameSize: maxFrameSize,
-                upgradePipelineHandler: { channel, _ in
+                upgradePipelineHandler: { [frameError] channel, _ in
                     deadline.cancel()
                     return channel.eventLoop.makeCompletedFuture {
-                        .upgraded(try NIOAsyncChannel<WebSocketFrame, WebSocketFrame>(wrappingChannelSynchronously: channel))
+                        try channel.pipeline.syncOperations.addHandler(FrameErrorObserver(seen: frameError))
+                        return .upgraded(try NIOAsyncChannel<WebSocketFrame, WebSocketFrame>(wrappingChannelSynchronously: channel))
                     }
                 }
             )

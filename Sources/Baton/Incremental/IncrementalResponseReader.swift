@@ -19,12 +19,19 @@ enum IncrementalResponseReader {
             do {
                 for try await chunk in chunks {
                     var ready: [GraphQLResponse] = []
-                    try assembler.append(chunk) { body, hasNext in
-                        ready.append(GraphQLResponse(body: body, httpResponse: response, hasNext: hasNext))
+                    var failure: (any Error)?
+                    do {
+                        try assembler.append(chunk) { body, hasNext in
+                            ready.append(GraphQLResponse(body: body, httpResponse: response, hasNext: hasNext))
+                        }
+                    } catch {
+                        failure = error
                     }
+                    // What came before a failure is delivered first.
                     for part in ready {
                         guard await send(part) else { return }
                     }
+                    if let failure { throw failure }
                     if assembler.isDone { break }
                 }
                 try Task.checkCancellation()
@@ -69,11 +76,12 @@ struct IncrementalResponseAssembler {
     /// with `hasNext: false`, ignoring what follows it.
     mutating func append(_ chunk: Data, yield: (JSONObject, Bool) -> Void) throws(BatonError) {
         guard !lastPartMerged else { return }
-        let parts: [Data]
+        var parts: [Data] = []
+        var tooLarge: MultipartMixedParser.PartTooLarge?
         do throws(MultipartMixedParser.PartTooLarge) {
-            parts = try parser.append(chunk)
+            try parser.append(chunk, into: &parts)
         } catch {
-            throw BatonError.partTooLarge(operationName: operationName, limit: error.limit)
+            tooLarge = error
         }
         for part in parts {
             let json: JSONValue
@@ -102,6 +110,7 @@ struct IncrementalResponseAssembler {
                 return
             }
         }
+        if let tooLarge { throw BatonError.partTooLarge(operationName: operationName, limit: tooLarge.limit) }
     }
 
     /// At the end of the body: throws ``BatonError/incompleteResponse(operationName:reason:)``

@@ -88,14 +88,20 @@ struct MultipartMixedParser {
     /// Adds bytes; returns the contents of the parts they complete, in order. Throws
     /// ``PartTooLarge`` when a part grows past the limit (the parser is then unusable).
     mutating func append(_ chunk: Data) throws(PartTooLarge) -> [Data] {
-        if case .finished = state { return [] }
-        buffer.append(contentsOf: chunk)
         var parts: [Data] = []
+        try append(chunk, into: &parts)
+        return parts
+    }
+
+    /// Adds bytes; appends the contents of the parts they complete to `parts`, in order, so that
+    /// the parts completed before a part that is too large are kept when it throws.
+    mutating func append(_ chunk: Data, into parts: inout [Data]) throws(PartTooLarge) {
+        if case .finished = state { return }
+        buffer.append(contentsOf: chunk)
         while let part = try nextPart() {
             parts.append(part)
         }
         compactIfWorthIt()
-        return parts
     }
 
     /// The unconsumed bytes.

@@ -20,12 +20,19 @@ enum MultipartSubscriptionReader {
             do {
                 for try await chunk in chunks {
                     var ready: [GraphQLResponse] = []
-                    try assembler.append(chunk) { body in
-                        ready.append(GraphQLResponse(body: body, httpResponse: response))
+                    var failure: (any Error)?
+                    do {
+                        try assembler.append(chunk) { body in
+                            ready.append(GraphQLResponse(body: body, httpResponse: response))
+                        }
+                    } catch {
+                        failure = error
                     }
+                    // What came before a failure is delivered first.
                     for event in ready {
                         guard await send(event) else { return }
                     }
+                    if let failure { throw failure }
                     if assembler.isFinished { break }
                 }
                 try Task.checkCancellation()
@@ -62,11 +69,12 @@ struct MultipartSubscriptionAssembler {
 
     /// Adds a chunk; calls `yield` with each event's result, in order.
     mutating func append(_ chunk: Data, yield: (JSONObject) -> Void) throws(BatonError) {
-        let parts: [Data]
+        var parts: [Data] = []
+        var tooLarge: MultipartMixedParser.PartTooLarge?
         do throws(MultipartMixedParser.PartTooLarge) {
-            parts = try parser.append(chunk)
+            try parser.append(chunk, into: &parts)
         } catch {
-            throw BatonError.partTooLarge(operationName: operationName, limit: error.limit)
+            tooLarge = error
         }
         for part in parts {
             partCount += 1
@@ -107,6 +115,7 @@ struct MultipartSubscriptionAssembler {
                     reason: "multipart subscription part \(partCount): `payload` is \(other.kindDescription), not an object")
             }
         }
+        if let tooLarge { throw BatonError.partTooLarge(operationName: operationName, limit: tooLarge.limit) }
     }
 
     /// At the end of the body: throws ``BatonError/incompleteResponse(operationName:reason:)`` when

@@ -61,6 +61,13 @@ struct ServerSentEventParser {
     /// Adds bytes; returns the events they complete, in order.
     mutating func append(_ chunk: Data) throws(Failure) -> [ServerSentEvent] {
         var events: [ServerSentEvent] = []
+        try append(chunk, into: &events)
+        return events
+    }
+
+    /// Adds bytes; appends the events they complete to `events`, in order, so that the events
+    /// completed before a failure are kept when it throws.
+    mutating func append(_ chunk: Data, into events: inout [ServerSentEvent]) throws(Failure) {
         let bytes = [UInt8](chunk)
         var index = 0
         let count = bytes.count
@@ -94,7 +101,6 @@ struct ServerSentEventParser {
             lineStart = offset
             index = end + 1
         }
-        return events
     }
 
     private mutating func endLine() throws(Failure) -> ServerSentEvent? {

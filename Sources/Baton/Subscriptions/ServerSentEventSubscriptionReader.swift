@@ -18,12 +18,19 @@ enum ServerSentEventSubscriptionReader {
             do {
                 for try await chunk in chunks {
                     var ready: [GraphQLResponse] = []
-                    try assembler.append(chunk) { body in
-                        ready.append(GraphQLResponse(body: body, httpResponse: response))
+                    var failure: (any Error)?
+                    do {
+                        try assembler.append(chunk) { body in
+                            ready.append(GraphQLResponse(body: body, httpResponse: response))
+                        }
+                    } catch {
+                        failure = error
                     }
+                    // What came before a failure is delivered first.
                     for event in ready {
                         guard await send(event) else { return }
                     }
+                    if let failure { throw failure }
                     if assembler.isComplete { break }
                 }
                 try Task.checkCancellation()
@@ -57,19 +64,12 @@ struct ServerSentEventSubscriptionAssembler {
     /// Adds a chunk; calls `yield` with the result of each `next` event, in order.
     mutating func append(_ chunk: Data, yield: (JSONObject) -> Void) throws(BatonError) {
         guard !isComplete else { return }
-        let events: [ServerSentEvent]
+        var events: [ServerSentEvent] = []
+        var failure: ServerSentEventParser.Failure?
         do throws(ServerSentEventParser.Failure) {
-            events = try parser.append(chunk)
+            try parser.append(chunk, into: &events)
         } catch {
-            switch error {
-            case .tooLarge(let limit):
-                throw BatonError.partTooLarge(operationName: operationName, limit: limit)
-            case .invalidUTF8(let offset):
-                // The rule of every transport: invalid UTF-8 is rejected, as Baton's JSON parser rejects it.
-                throw BatonError.malformedResponse(
-                    operationName: operationName,
-                    JSONParseError(offset: offset, expected: "a line of valid UTF-8 in the event stream", found: "invalid UTF-8"))
-            }
+            failure = error
         }
         for event in events {
             switch event.type {
@@ -94,6 +94,17 @@ struct ServerSentEventSubscriptionAssembler {
             default:
                 continue
             }
+        }
+        switch failure {
+        case nil:
+            return
+        case .tooLarge(let limit)?:
+            throw BatonError.partTooLarge(operationName: operationName, limit: limit)
+        case .invalidUTF8(let offset)?:
+            // The rule of every transport: invalid UTF-8 is rejected, as Baton's JSON parser rejects it.
+            throw BatonError.malformedResponse(
+                operationName: operationName,
+                JSONParseError(offset: offset, expected: "a line of valid UTF-8 in the event stream", found: "invalid UTF-8"))
         }
     }
 
