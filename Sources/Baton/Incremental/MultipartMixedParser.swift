@@ -120,13 +120,14 @@ struct MultipartMixedParser {
                 guard let found = find(delimiter, from: searchStart) else {
                     searchStart = max(start, buffer.count - delimiter.count + 1)
                     if preambleMayBeAPart {
-                        if pending > maxPartBytes + delimiter.count { throw PartTooLarge(limit: maxPartBytes) }
+                        if pending - (delimiter.count - 1) > maxPartBytes { throw PartTooLarge(limit: maxPartBytes) }
                     } else {
                         // A dropped preamble is not kept: only a tail that may start the delimiter.
                         consume(upTo: searchStart)
                     }
                     return nil
                 }
+                if preambleMayBeAPart, found - start > maxPartBytes { throw PartTooLarge(limit: maxPartBytes) }
                 let preamble = preambleMayBeAPart ? Self.preamblePart(buffer[start..<found]) : nil
                 consume(upTo: found + delimiter.count)
                 state = .afterDelimiter
@@ -142,7 +143,8 @@ struct MultipartMixedParser {
                 // Transport padding (spaces) may follow the delimiter before the line ends; the
                 // scan resumes where it stopped, and padding already passed is dropped.
                 guard let lineEnd = find([0x0D, 0x0A], from: searchStart) else {
-                    if paddingConsumed + pending > maxPartBytes { throw PartTooLarge(limit: maxPartBytes) }
+                    // The padding is at least this long (the last byte may start the line end).
+                    if paddingConsumed + pending - 1 > maxPartBytes { throw PartTooLarge(limit: maxPartBytes) }
                     let keep = buffer.count - 1  // a CR that may start the line end
                     if keep - start > 2 {
                         paddingConsumed += keep - start
@@ -151,6 +153,8 @@ struct MultipartMixedParser {
                     searchStart = max(start, buffer.count - 1)
                     return nil
                 }
+                // The same limit whether the line came in one chunk or many.
+                if paddingConsumed + (lineEnd - start) > maxPartBytes { throw PartTooLarge(limit: maxPartBytes) }
                 paddingConsumed = 0
                 consume(upTo: lineEnd + 2)
                 state = .headers
@@ -170,16 +174,19 @@ struct MultipartMixedParser {
                 }
                 if pending < 2 { return nil }
                 guard let end = find([0x0D, 0x0A, 0x0D, 0x0A], from: searchStart) else {
-                    if pending > maxPartBytes { throw PartTooLarge(limit: maxPartBytes) }
+                    // The headers are at least `pending - 3` long (the blank line may have begun).
+                    if pending - 3 > maxPartBytes { throw PartTooLarge(limit: maxPartBytes) }
                     searchStart = max(start, buffer.count - 3)
                     return nil
                 }
+                if end - start > maxPartBytes { throw PartTooLarge(limit: maxPartBytes) }
                 consume(upTo: end + 4)
                 state = .content
             case .content:
                 // The part ends at the next delimiter, before what follows it is known.
                 guard let end = find(contentEnd, from: searchStart) else {
-                    if pending > maxPartBytes + contentEnd.count { throw PartTooLarge(limit: maxPartBytes) }
+                    // The content is at least this long (the delimiter may have begun).
+                    if pending - (contentEnd.count - 1) > maxPartBytes { throw PartTooLarge(limit: maxPartBytes) }
                     searchStart = max(start, buffer.count - contentEnd.count + 1)
                     return nil
                 }
