@@ -148,6 +148,9 @@ let package = Package(
         // Fetches from a test's misbehaving server and prints its outcome and peak resident memory:
         // the hostile-server tests' client process (a body it failed to bound shows there).
         .executableTarget(name: "baton-hostile-client", dependencies: ["Baton", "BatonAsyncHTTPClient", "BatonExampleAPI"]),
+        // Runs one operation against a misbehaving server and prints its peak resident memory:
+        // the hostile-stream tests' client process (issue 30).
+        .executableTarget(name: "baton-hostile-streams", dependencies: ["Baton", "BatonExampleAPI"]),
         // Test support shared by the test targets: blocking work (child processes) off Swift's
         // cooperative pool.
         .target(name: "BatonTestSupport", path: "Tests/BatonTestSupport"),
@@ -189,7 +192,7 @@ let package = Package(
             name: "BatonTests",
             dependencies: [
                 "Baton", "BatonAPI", "BatonSQLite", "BatonWebSocket", "BatonExampleAPI", "BatonExampleServer", "BatonAsyncHTTPClient",
-                "BatonTesting", "BatonExampleMocks", "BatonTestSupport", "baton-hostile-client",
+                "BatonTesting", "BatonExampleMocks", "BatonTestSupport", "baton-hostile-client", "baton-hostile-streams",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "WSClient", package: "swift-websocket"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),

@@ -39,6 +39,14 @@ public enum BatonError: Error, Sendable, CustomStringConvertible {
     /// An incremental (`multipart/mixed`) response ended before its last part: cut off in the
     /// middle of a part, or without the part that says nothing follows.
     case incompleteResponse(operationName: String, reason: String)
+    /// A part of a streamed response passed ``ResponseLimits/maxPartBytes`` (`limit`): a part of
+    /// a `multipart/mixed` response (`@defer`, `@stream`, a multipart subscription), its headers
+    /// or a delimiter line, or an event or line of a Server-Sent Events stream. Reading stopped
+    /// as soon as the part passed the limit.
+    case partTooLarge(operationName: String, limit: Int)
+    /// A GraphQL error's `path` has `length` elements, more than
+    /// ``ResponseLimits/maxErrorPathLength`` (`limit`).
+    case errorPathTooLong(operationName: String, length: Int, limit: Int)
     /// The transport cannot send files (``BatonClient/upload(operation:files:)`` needs an
     /// ``UploadingNetworkTransport``).
     case uploadsNotSupported(operationName: String)
@@ -49,7 +57,8 @@ public enum BatonError: Error, Sendable, CustomStringConvertible {
     /// (plain HTTP); `transport` names its type.
     case subscriptionsUnsupported(operationName: String, transport: String)
     /// The consumer of a subscription fell `limit` events behind; the subscription was stopped
-    /// rather than lose events silently.
+    /// rather than lose events silently. `BatonClient.subscribe` no longer ends with it (it waits
+    /// for its consumer instead); kept for transports and code that bound a buffer themselves.
     case subscriptionBufferOverflow(operationName: String, limit: Int)
     /// The server ended a subscription over HTTP with a transport failure: in Apollo's multipart
     /// protocol, a part with top-level `errors` (and no `payload`). GraphQL errors of an event
@@ -97,6 +106,10 @@ public enum BatonError: Error, Sendable, CustomStringConvertible {
             return "\(name): cannot read the file to upload \(url.path): \(underlying)"
         case .incompleteResponse(let name, let reason):
             return "\(name): the incremental response is incomplete: \(reason)"
+        case .partTooLarge(let name, let limit):
+            return "\(name): a part of the streamed response is larger than the limit of \(limit) bytes (ResponseLimits.maxPartBytes)"
+        case .errorPathTooLong(let name, let length, let limit):
+            return "\(name): a GraphQL error's path has \(length) elements, more than the limit of \(limit) (ResponseLimits.maxErrorPathLength)"
         case .uploadsNotSupported(let name):
             return "\(name): the network transport cannot upload files"
         case .persistedQueryNotFound(let name, let id):

@@ -1,6 +1,8 @@
 import Baton
 import BatonAPI
 import Logging
+import NIOCore
+import NIOSSL
 import NIOWebSocket
 import WSCore
 
@@ -54,6 +56,11 @@ actor WebSocketConnection {
     /// Counts connections; messages of an older one are ignored.
     private var generation = 0
     private var acknowledgedGeneration = 0
+    /// The last connection that proved healthy: it delivered a message of an operation, or
+    /// stayed acknowledged for the policy's `healthyAfter`.
+    private var healthyGeneration = 0
+    /// When the current connection was acknowledged.
+    private var acknowledgedAt: ContinuousClock.Instant?
     /// Why the current connection ends, when this side decided it (timeout, bad message, idle).
     private var endReason: WebSocketTransportError?
     private var closingBecauseIdle = false
@@ -121,8 +128,14 @@ actor WebSocketConnection {
             let current = generation
             phase = .connecting
             endReason = nil
+            acknowledgedAt = nil
             let outcome = await connect(generation: current)
-            let acknowledged = acknowledgedGeneration == current
+            if let acknowledgedAt, ContinuousClock.now - acknowledgedAt >= configuration.reconnect.healthyAfter {
+                healthyGeneration = current
+            }
+            // Only a connection that proved healthy restarts the count of failures: one that is
+            // acknowledged and then dropped (or closed for a message it could not take) is a failure.
+            let healthy = healthyGeneration == current
             stopTimers()
             phase = .waitingToReconnect
 
@@ -137,7 +150,7 @@ actor WebSocketConnection {
                 fail(operations.keys, with: error)
                 return finishLoop()
             }
-            if acknowledged { failures = 0 }
+            if healthy { failures = 0 }
             failures += 1
             let mutations = operations.filter { !$0.value.resumesAfterReconnect }
             for (id, operation) in mutations {
@@ -194,8 +207,10 @@ actor WebSocketConnection {
         // subscription's variables, the connection payload's token); it only gets to log from `debug` up.
         var clientLogger = logger
         clientLogger.logLevel = max(logger.logLevel, .debug)
+        let frameError = Locked<NIOWebSocketError?>(nil)
         let client = WebSocketUpgradeClient(
-            request: request, maxFrameSize: configuration.maxFrameSize, closeTimeout: configuration.closeTimeout, logger: clientLogger
+            request: request, maxFrameSize: configuration.maxFrameSize, closeTimeout: configuration.closeTimeout,
+            upgradeTimeout: configuration.upgradeTimeout, frameError: frameError, logger: clientLogger
         ) { inbound, outbound, _ in
             let (outgoing, writer) = AsyncStream<OutgoingFrame>.makeStream()
             await self.opened(generation: generation, writer: writer, payload: payload)
@@ -219,8 +234,13 @@ actor WebSocketConnection {
                     while !Task.isCancelled { try await Task.sleep(for: .seconds(3600)) }
                 }
                 group.addTask {
-                    for try await message in reader.inbound.messages(maxSize: maxMessageSize) {
-                        await self.received(message, generation: generation)
+                    do {
+                        for try await message in reader.inbound.messages(maxSize: maxMessageSize) {
+                            await self.received(message, generation: generation)
+                        }
+                    } catch {
+                        await self.inboundFailed(error, generation: generation)
+                        throw error
                     }
                 }
                 try await group.next()
@@ -228,14 +248,23 @@ actor WebSocketConnection {
                 group.cancelAll()
             }
         }
+        // A frame the decoder refused is the server breaking the protocol, however the socket then ended.
+        func violation() -> WebSocketTransportError? {
+            frameError.withLock { $0 }.map { .protocolViolation(reason: Self.describe($0, configuration: configuration)) }
+        }
         do {
-            guard let frame = try await client.run() else {
+            let closeFrame = try await client.run()
+            if let violation = violation() { return violation }
+            guard let frame = closeFrame else {
                 return .closed(code: .abnormalClosure, reason: nil)
             }
             return .closed(code: GraphQLWebSocketCloseCode(rawValue: UInt16(webSocketErrorCode: frame.closeCode)), reason: frame.reason)
         } catch let refused as WebSocketUpgradeRefused {
             return .upgradeRefused(status: refused.status, body: refused.body)
+        } catch is WebSocketUpgradeTimedOut {
+            return .upgradeTimeout(configuration.upgradeTimeout)
         } catch {
+            if let violation = violation() { return violation }
             return .connectionFailed(underlying: error)
         }
     }
@@ -265,6 +294,38 @@ actor WebSocketConnection {
         end(with: .acknowledgementTimeout(configuration.acknowledgementTimeout), code: .connectionAcknowledgementTimeout, writer)
     }
 
+    /// Reading the server's frames failed. A connection that merely broke (reset, closed) is
+    /// retried; anything else the frame reader throws is the server breaking the protocol (a frame
+    /// or message over the limits, invalid UTF-8 in a text message, a malformed frame), which no
+    /// reconnect fixes.
+    private func inboundFailed(_ error: any Error, generation: Int) {
+        guard generation == self.generation, endReason == nil else { return }
+        if error is IOError || error is ChannelError || error is CancellationError || error is NIOSSLError { return }
+        let reason: String
+        if let error = error as? NIOWebSocketError {
+            reason = Self.describe(error, configuration: configuration)
+        } else {
+            let described = String(describing: error)
+            if described.contains("messageTooLarge") {
+                reason = "a message larger than maxMessageSize (\(configuration.maxMessageSize) bytes)"
+            } else if described.contains("dataInconsistentWithMessage") {
+                reason = "a text message that is not valid UTF-8"
+            } else {
+                reason = described
+            }
+        }
+        endReason = .protocolViolation(reason: reason)
+    }
+
+    /// A frame decoder's error in words.
+    private static func describe(_ error: NIOWebSocketError, configuration: WebSocketTransportConfiguration) -> String {
+        switch error {
+        case .invalidFrameLength: "a frame larger than maxFrameSize (\(configuration.maxFrameSize) bytes)"
+        case .fragmentedControlFrame: "a fragmented control frame"
+        case .multiByteControlFrameLength: "a control frame longer than 125 bytes"
+        }
+    }
+
     private func received(_ message: WebSocketMessage, generation: Int) {
         guard generation == self.generation else { return }
         let writer: Writer
@@ -286,6 +347,7 @@ actor WebSocketConnection {
             guard case .awaitingAcknowledgement = phase else { return }  // a repeated ack is harmless
             acknowledgementTimer?.cancel()
             acknowledgedGeneration = generation
+            acknowledgedAt = .now
             phase = .ready(writer)
             for (id, operation) in operations.sorted(by: { Self.order($0.key, $1.key) }) {
                 send(.subscribe(id: id, payload: operation.payload), on: writer)
@@ -299,17 +361,29 @@ actor WebSocketConnection {
         case .ping(let payload):
             send(.pong(payload: payload), on: writer)
         case .next(let id, let payload):
+            guard case .ready = phase else { return notAcknowledged("next", writer) }
+            healthyGeneration = generation
             operations[id]?.continuation.yield(GraphQLResponse(body: payload))
         case .error(let id, let errors):
+            guard case .ready = phase else { return notAcknowledged("error", writer) }
+            healthyGeneration = generation
             guard let operation = operations.removeValue(forKey: id) else { return }
             operation.continuation.yield(GraphQLResponse(body: ["errors": .list(errors)]))
             operation.continuation.finish()
             closeIfIdle()
         case .complete(let id):
+            guard case .ready = phase else { return notAcknowledged("complete", writer) }
+            healthyGeneration = generation
             guard let operation = operations.removeValue(forKey: id) else { return }
             operation.continuation.finish()
             closeIfIdle()
         }
+    }
+
+    /// An operation's message before `connection_ack`: the protocol does not allow it (the
+    /// client has subscribed to nothing yet), so the connection closes with 4400.
+    private func notAcknowledged(_ type: String, _ writer: Writer) {
+        end(with: .invalidMessage(reason: "`\(type)` before connection_ack"), code: .badRequest, writer)
     }
 
     /// A close frame's reason as sent: at most 123 bytes of UTF-8 (RFC 6455 §5.5: a control
@@ -433,7 +507,7 @@ extension WebSocketTransportError {
     var isFatalWithoutCode: Bool {
         switch self {
         case .connectionRejected, .connectionPayloadFailed, .disconnected: true
-        case .invalidMessage: true
+        case .invalidMessage, .protocolViolation: true
         case .upgradeRefused(let status, _): Self.upgradeRefusalIsFatal(status: status)
         // A URL that is not ws:// or wss:// with a host never gets better.
         case .connectionFailed(let underlying): underlying is WebSocketUpgradeRequest.Failure

@@ -20,6 +20,10 @@ public struct WebSocketTransportConfiguration: Sendable {
     public var connectionPayload: ConnectionPayload
     /// How long to wait for `connection_ack` before closing with 4504 and retrying.
     public var acknowledgementTimeout: Duration
+    /// How long the TCP connection (and TLS) plus the HTTP upgrade may take: a server that
+    /// accepts the connection and never answers the upgrade request is dropped after this long
+    /// with ``WebSocketTransportError/upgradeTimeout(_:)``, retried as the reconnect policy says.
+    public var upgradeTimeout: Duration
     /// graphql-transport-ws only: send a `ping` this often once connected, and drop the
     /// connection (4499, then reconnect) when the previous one got no `pong`. `nil`: never ping.
     public var pingInterval: Duration?
@@ -29,8 +33,12 @@ public struct WebSocketTransportConfiguration: Sendable {
     /// mutations in flight fail with ``WebSocketTransportError/connectionLost(operationName:underlying:)``.
     public var reconnect: ReconnectPolicy
     /// The largest WebSocket frame sent or accepted; longer messages are sent as several frames.
+    /// A larger frame from the server is a protocol violation: the socket closes with 1009 and
+    /// every operation fails with ``WebSocketTransportError/protocolViolation(reason:)``, without
+    /// reconnecting (the server would send it again), and the frame is never buffered.
     public var maxFrameSize: Int
-    /// The largest message (all of its frames) accepted.
+    /// The largest message (all of its frames) accepted; a larger one is a protocol violation, as
+    /// for ``maxFrameSize``.
     public var maxMessageSize: Int
     /// How long to wait for the server to answer a close frame before dropping the connection.
     public var closeTimeout: Duration
@@ -50,6 +58,7 @@ public struct WebSocketTransportConfiguration: Sendable {
         origin: Origin = .server,
         connectionPayload: @escaping ConnectionPayload = { nil },
         acknowledgementTimeout: Duration = .seconds(10),
+        upgradeTimeout: Duration = .seconds(10),
         pingInterval: Duration? = nil,
         idleClosing: IdleClosing = .immediately,
         reconnect: ReconnectPolicy = .exponentialBackoff(),
@@ -64,6 +73,7 @@ public struct WebSocketTransportConfiguration: Sendable {
         self.origin = origin
         self.connectionPayload = connectionPayload
         self.acknowledgementTimeout = acknowledgementTimeout
+        self.upgradeTimeout = upgradeTimeout
         self.pingInterval = pingInterval
         self.idleClosing = idleClosing
         self.reconnect = reconnect
@@ -107,9 +117,15 @@ public struct WebSocketTransportConfiguration: Sendable {
 
 /// When and how often to reconnect after the socket drops: exponential backoff with jitter.
 public struct ReconnectPolicy: Sendable, Equatable {
-    /// Reconnect attempts after a drop before giving up; 0 never reconnects. The count restarts
-    /// once a connection is acknowledged.
+    /// Reconnect attempts after a drop before giving up; 0 never reconnects. Failures are
+    /// counted until a connection proves healthy (see ``healthyAfter``): a server that
+    /// acknowledges each connection and then drops it is given up on after `maxAttempts`
+    /// reconnects like one that refuses them.
     public var maxAttempts: Int
+    /// How long an acknowledged connection must stay up to count as healthy (and restart the
+    /// count of failed attempts) when it delivered no message of an operation (`next`,
+    /// `error`, `complete`), which makes it healthy at once.
+    public var healthyAfter: Duration
     /// The delay before the first attempt.
     public var initialDelay: Duration
     /// The longest delay between attempts.
@@ -120,8 +136,12 @@ public struct ReconnectPolicy: Sendable, Equatable {
     public var jitter: Double
 
     /// A policy with its delays spelled out; `multiplier` 2 doubles each delay.
-    public init(maxAttempts: Int, initialDelay: Duration, maxDelay: Duration, multiplier: Double = 2, jitter: Double = 0.2) {
+    public init(
+        maxAttempts: Int, initialDelay: Duration, maxDelay: Duration, multiplier: Double = 2, jitter: Double = 0.2,
+        healthyAfter: Duration = .seconds(30)
+    ) {
         self.maxAttempts = maxAttempts
+        self.healthyAfter = healthyAfter
         self.initialDelay = initialDelay
         self.maxDelay = maxDelay
         self.multiplier = multiplier

@@ -20,6 +20,13 @@ public enum WebSocketTransportError: Error, Sendable, CustomStringConvertible {
     case connectionFailed(underlying: any Error)
     /// No `connection_ack` came within the configured time.
     case acknowledgementTimeout(Duration)
+    /// The connection and its HTTP upgrade did not complete within
+    /// ``WebSocketTransportConfiguration/upgradeTimeout``.
+    case upgradeTimeout(Duration)
+    /// The server broke the WebSocket protocol: a frame or message larger than the configured
+    /// maximum, a text message that is not valid UTF-8, a malformed frame. Not retried: the
+    /// server would do it again.
+    case protocolViolation(reason: String)
     /// The server stopped answering pings within the configured time.
     case pongTimeout(Duration)
     /// The server sent something the protocol does not allow.
@@ -75,6 +82,10 @@ public enum WebSocketTransportError: Error, Sendable, CustomStringConvertible {
             "the WebSocket connection failed: \(underlying)"
         case .acknowledgementTimeout(let duration):
             "no connection_ack within \(duration)"
+        case .upgradeTimeout(let duration):
+            "the WebSocket upgrade did not complete within \(duration)"
+        case .protocolViolation(let reason):
+            "the server broke the WebSocket protocol: \(reason)"
         case .pongTimeout(let duration):
             "no pong within \(duration)"
         case .invalidMessage(let reason):

@@ -1,3 +1,4 @@
+import Baton
 import Foundation
 import HTTPTypes
 import Logging
@@ -81,6 +82,35 @@ struct WebSocketUpgradeRefused: Error, Sendable {
     let body: String?
 }
 
+/// The connection and upgrade did not complete within the configured time.
+struct WebSocketUpgradeTimedOut: Error, Sendable {}
+
+/// Records the first protocol error swift-nio's frame decoder reports (a frame over the size
+/// limit, a fragmented or long control frame). NIO answers it with a close frame and closes the
+/// channel, and the frame handler then only sees the connection end; the connection reads the
+/// error from here to fail for good rather than reconnect.
+final class FrameErrorObserver: ChannelInboundHandler, RemovableChannelHandler {
+    typealias InboundIn = WebSocketFrame
+    typealias InboundOut = WebSocketFrame
+
+    let seen: Locked<NIOWebSocketError?>
+
+    init(seen: Locked<NIOWebSocketError?>) {
+        self.seen = seen
+    }
+
+    func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        context.fireChannelRead(data)
+    }
+
+    func errorCaught(context: ChannelHandlerContext, error: any Error) {
+        if let error = error as? NIOWebSocketError {
+            seen.withLock { if $0 == nil { $0 = error } }
+        }
+        context.fireErrorCaught(error)
+    }
+}
+
 /// The context swift-websocket's frame handler hands to the data handler.
 struct WebSocketUpgradeContext: WebSocketContext {
     let logger: Logger
@@ -91,6 +121,9 @@ struct WebSocketUpgradeClient: Sendable {
     let request: WebSocketUpgradeRequest
     let maxFrameSize: Int
     let closeTimeout: Duration
+    let upgradeTimeout: Duration
+    /// Where the frame decoder's protocol error, if any, is recorded.
+    let frameError: Locked<NIOWebSocketError?>
     let logger: Logger
     let handler: WebSocketDataHandler<WebSocketUpgradeContext>
 
@@ -99,7 +132,8 @@ struct WebSocketUpgradeClient: Sendable {
     func run() async throws -> WebSocketCloseFrame? {
         let sslContext = try request.usesTLS ? NIOSSLContext(configuration: .makeClientConfiguration()) : nil
         let channel = WebSocketUpgradeChannel(
-            request: request, maxFrameSize: maxFrameSize, closeTimeout: closeTimeout, sslContext: sslContext, handler: handler)
+            request: request, maxFrameSize: maxFrameSize, closeTimeout: closeTimeout, upgradeTimeout: upgradeTimeout,
+            frameError: frameError, sslContext: sslContext, handler: handler)
         let connection = ClientConnection(
             channel, address: .hostname(request.host, port: request.port), eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
             logger: logger)
@@ -120,16 +154,27 @@ struct WebSocketUpgradeChannel: ClientConnectionChannel {
     let request: WebSocketUpgradeRequest
     let maxFrameSize: Int
     let closeTimeout: Duration
+    let upgradeTimeout: Duration
+    let frameError: Locked<NIOWebSocketError?>
     let sslContext: NIOSSLContext?
     let handler: WebSocketDataHandler<WebSocketUpgradeContext>
 
     func setup(channel: any Channel, logger: Logger) -> EventLoopFuture<Value> {
         channel.eventLoop.makeCompletedFuture {
+            // A server that accepts the connection and never answers the upgrade cannot hold it:
+            // past the deadline the upgrade fails with WebSocketUpgradeTimedOut and the channel closes.
+            let nanoseconds = upgradeTimeout.components.seconds * 1_000_000_000 + upgradeTimeout.components.attoseconds / 1_000_000_000
+            let deadline = channel.eventLoop.scheduleTask(in: .nanoseconds(max(0, nanoseconds))) {
+                channel.pipeline.fireErrorCaught(WebSocketUpgradeTimedOut())
+                channel.close(promise: nil)
+            }
             let upgrader = NIOTypedWebSocketClientUpgrader<UpgradeResult>(
                 maxFrameSize: maxFrameSize,
-                upgradePipelineHandler: { channel, _ in
-                    channel.eventLoop.makeCompletedFuture {
-                        .upgraded(try NIOAsyncChannel<WebSocketFrame, WebSocketFrame>(wrappingChannelSynchronously: channel))
+                upgradePipelineHandler: { [frameError] channel, _ in
+                    deadline.cancel()
+                    return channel.eventLoop.makeCompletedFuture {
+                        try channel.pipeline.syncOperations.addHandler(FrameErrorObserver(seen: frameError))
+                        return .upgraded(try NIOAsyncChannel<WebSocketFrame, WebSocketFrame>(wrappingChannelSynchronously: channel))
                     }
                 }
             )
@@ -138,8 +183,9 @@ struct WebSocketUpgradeChannel: ClientConnectionChannel {
                 upgradeRequestHead: head,
                 upgraders: [upgrader],
                 notUpgradingCompletionHandler: { channel in
+                    deadline.cancel()
                     // The response head (and body) follow down the pipeline once this returns.
-                    channel.eventLoop.makeCompletedFuture {
+                    return channel.eventLoop.makeCompletedFuture {
                         let reader = RefusedUpgradeReader(promise: channel.eventLoop.makePromise())
                         try channel.pipeline.syncOperations.addHandler(reader)
                         return .refused(channel, reader.promise.futureResult)
@@ -163,7 +209,9 @@ struct WebSocketUpgradeChannel: ClientConnectionChannel {
             return try await WebSocketHandler.handle(
                 type: .client,
                 configuration: .init(
-                    extensions: [], autoPing: .disabled, closeTimeout: closeTimeout, validateUTF8: false, maxFrameSize: maxFrameSize),
+                    extensions: [], autoPing: .disabled, closeTimeout: closeTimeout,
+                    // Invalid UTF-8 in a text message is rejected (1007), as in every transport.
+                    validateUTF8: true, maxFrameSize: maxFrameSize),
                 asyncChannel: channel,
                 context: WebSocketUpgradeContext(logger: logger),
                 handler: handler

@@ -17,40 +17,36 @@ extension BatonClient {
     /// ``BatonError/subscriptionsUnsupported(operationName:transport:)``. GraphQL errors come as
     /// results whose `errors` are set; transport failures end the sequence with the error.
     ///
-    /// Every event is kept for the consumer, up to `bufferLimit` events waiting to be consumed;
-    /// a consumer that falls further behind loses no event silently: the sequence ends with
-    /// ``BatonError/subscriptionBufferOverflow(operationName:limit:)`` and the subscription stops.
+    /// Back-pressure, not loss: up to `bufferLimit` events wait for the consumer, and while that
+    /// many wait Baton reads no further event from the transport (over HTTP the server's writes
+    /// then wait on the socket; over a WebSocket the transport's own per-operation bound applies).
+    /// A consumer that keeps up, or falls behind for a while, gets every event in order; the
+    /// sequence never ends with ``BatonError/subscriptionBufferOverflow(operationName:limit:)``
+    /// because of how fast Baton's own tasks run.
     public func subscribe<Subscription: GraphQLSubscription>(
         subscription: Subscription, bufferLimit: Int = 1_000
     ) -> AsyncThrowingStream<GraphQLResult<Subscription.Data>, any Error> {
-        AsyncThrowingStream(bufferingPolicy: .bufferingOldest(max(1, bufferLimit))) { continuation in
+        let networkTransport = networkTransport
+        return BackPressuredStream.make(capacity: max(1, bufferLimit)) { send in
             guard let transport = networkTransport as? any SubscriptionNetworkTransport else {
-                continuation.finish(
-                    throwing: BatonError.subscriptionsUnsupported(
-                        operationName: Subscription.operationName, transport: String(describing: type(of: networkTransport))))
-                return
+                throw BatonError.subscriptionsUnsupported(
+                    operationName: Subscription.operationName, transport: String(describing: type(of: networkTransport)))
             }
-            let task = Task {
-                let observation = OperationObservation.start(
-                    subscription, telemetry: self.telemetry, sensitiveData: self.store.sensitiveData)
-                do {
-                    try await OperationObservation.withContext(of: observation) {
-                        for try await response in transport.subscribe(subscription: subscription) {
-                            let result = try self.receive(response, for: subscription)
-                            observation?.received(fromCache: false, graphQLErrors: result.errors)
-                            if case .dropped = continuation.yield(result) {
-                                throw BatonError.subscriptionBufferOverflow(operationName: Subscription.operationName, limit: bufferLimit)
-                            }
-                        }
+            let observation = OperationObservation.start(
+                subscription, telemetry: self.telemetry, sensitiveData: self.store.sensitiveData)
+            do {
+                try await OperationObservation.withContext(of: observation) {
+                    for try await response in transport.subscribe(subscription: subscription) {
+                        let result = try self.receive(response, for: subscription)
+                        observation?.received(fromCache: false, graphQLErrors: result.errors)
+                        guard await send(result) else { return }
                     }
-                    observation?.finish()
-                    continuation.finish()
-                } catch {
-                    observation?.finish(error: error)
-                    continuation.finish(throwing: error)
                 }
+                observation?.finish()
+            } catch {
+                observation?.finish(error: error)
+                throw error
             }
-            continuation.onTermination = { _ in task.cancel() }
         }
     }
 }

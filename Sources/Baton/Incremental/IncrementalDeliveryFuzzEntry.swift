@@ -8,11 +8,13 @@ import Foundation
     /// Reads `body` as the client reads a `multipart/mixed` response whose `Content-Type` is
     /// `contentType`, arriving in chunks of `chunkSizes` bytes (cycled; each at least 1; empty:
     /// one chunk). Returns what the client would yield (the response merged so far and whether
-    /// more parts follow, after each part) and the error it would end with, if any.
+    /// more parts follow, after each part) and the error it would end with, if any. Parts are
+    /// limited to 4 KiB (``_HTTPSubscriptionFuzzEntry/limits``), so that inputs reach the limit.
     public static func read(
         contentType: String, body: [UInt8], chunkSizes: [Int]
     ) -> (responses: [(body: JSONObject, hasNext: Bool)], error: BatonError?) {
-        var assembler = IncrementalResponseAssembler(contentType: contentType, operationName: "Fuzz")
+        var assembler = IncrementalResponseAssembler(
+            contentType: contentType, operationName: "Fuzz", limits: _HTTPSubscriptionFuzzEntry.limits)
         var responses: [(body: JSONObject, hasNext: Bool)] = []
         do throws(BatonError) {
             var start = 0

@@ -6,30 +6,43 @@ import Foundation
 /// after the part with `hasNext: false`; a body that ends before it (or in the middle of a part)
 /// is ``BatonError/incompleteResponse(operationName:reason:)``.
 enum IncrementalResponseReader {
-    static func responses(_ result: HTTPResult, operationName: String) -> AsyncThrowingStream<GraphQLResponse, any Error> {
+    /// The parts of `result`'s streamed body, read only as fast as the consumer takes them (the
+    /// back-pressure reaches the HTTP client's chunk stream), each part bounded by `limits`.
+    static func responses(
+        _ result: HTTPResult, operationName: String, limits: ResponseLimits = .default
+    ) -> AsyncThrowingStream<GraphQLResponse, any Error> {
         let chunks = result.streamedBody ?? AsyncThrowingStream { $0.finish() }
         let contentType = result.response.headerFields[.contentType] ?? ""
-        return AsyncThrowingStream { continuation in
-            let task = Task {
-                var assembler = IncrementalResponseAssembler(contentType: contentType, operationName: operationName)
-                do {
-                    for try await chunk in chunks {
+        let response = result.response
+        return BackPressuredStream.make(capacity: 1) { send in
+            var assembler = IncrementalResponseAssembler(contentType: contentType, operationName: operationName, limits: limits)
+            do {
+                for try await chunk in chunks {
+                    var ready: [GraphQLResponse] = []
+                    var failure: (any Error)?
+                    do {
                         try assembler.append(chunk) { body, hasNext in
-                            continuation.yield(GraphQLResponse(body: body, httpResponse: result.response, hasNext: hasNext))
+                            ready.append(GraphQLResponse(body: body, httpResponse: response, hasNext: hasNext))
                         }
-                        if assembler.isDone { break }
+                    } catch {
+                        failure = error
                     }
-                    try assembler.finish()
-                    continuation.finish()
-                } catch let error as BatonError {
-                    continuation.finish(throwing: error)
-                } catch is CancellationError {
-                    continuation.finish(throwing: CancellationError())
-                } catch {
-                    continuation.finish(throwing: BatonError.network(operationName: operationName, underlying: error))
+                    // What came before a failure is delivered first.
+                    for part in ready {
+                        guard await send(part) else { return }
+                    }
+                    if let failure { throw failure }
+                    if assembler.isDone { break }
                 }
+                try Task.checkCancellation()
+                try assembler.finish()
+            } catch let error as BatonError {
+                throw error
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
+                throw BatonError.network(operationName: operationName, underlying: error)
             }
-            continuation.onTermination = { _ in task.cancel() }
         }
     }
 }
@@ -41,13 +54,16 @@ struct IncrementalResponseAssembler {
     let operationName: String
     private var parser: MultipartMixedParser
     private var merger: IncrementalResponseMerger
+    private let limits: ResponseLimits
     /// Whether the part with `hasNext: false` has been merged.
     private var lastPartMerged = false
 
     /// For a response of `contentType`, whose `boundary` parameter (`-` when missing) splits it.
-    init(contentType: String, operationName: String) {
+    init(contentType: String, operationName: String, limits: ResponseLimits = .default) {
         self.operationName = operationName
-        parser = MultipartMixedParser(boundary: MultipartMixedParser.boundary(ofContentType: contentType))
+        self.limits = limits
+        parser = MultipartMixedParser(
+            boundary: MultipartMixedParser.boundary(ofContentType: contentType), maxPartBytes: limits.maxPartBytes)
         merger = IncrementalResponseMerger(operationName: operationName)
     }
 
@@ -60,7 +76,14 @@ struct IncrementalResponseAssembler {
     /// with `hasNext: false`, ignoring what follows it.
     mutating func append(_ chunk: Data, yield: (JSONObject, Bool) -> Void) throws(BatonError) {
         guard !lastPartMerged else { return }
-        for part in parser.append(chunk) {
+        var parts: [Data] = []
+        var tooLarge: MultipartMixedParser.PartTooLarge?
+        do throws(MultipartMixedParser.PartTooLarge) {
+            try parser.append(chunk, into: &parts)
+        } catch {
+            tooLarge = error
+        }
+        for part in parts {
             let json: JSONValue
             do throws(JSONParseError) {
                 json = try JSONValue(parsing: part)
@@ -70,6 +93,7 @@ struct IncrementalResponseAssembler {
             guard case .object(let object) = json else {
                 throw BatonError.invalidResponse(operationName: operationName, reason: "a multipart part is \(json.kindDescription), not an object")
             }
+            try limits.checkErrorPaths(in: object, operationName: operationName)
             let merged: Bool
             do {
                 merged = try merger.merge(object)
@@ -86,6 +110,7 @@ struct IncrementalResponseAssembler {
                 return
             }
         }
+        if let tooLarge { throw BatonError.partTooLarge(operationName: operationName, limit: tooLarge.limit) }
     }
 
     /// At the end of the body: throws ``BatonError/incompleteResponse(operationName:reason:)``

@@ -4,7 +4,19 @@ import Foundation
 /// starts after a `--boundary` line, has headers up to a blank line, and ends at the next
 /// `CRLF--boundary`; `--boundary--` ends the body. Feed chunks with ``append(_:)``; each call
 /// returns the parts completed so far.
+///
+/// Linear in its input: every byte is looked at a bounded number of times however the body is
+/// cut into chunks (a search resumes where the last one stopped; consumed bytes are dropped in
+/// amortized constant time). Bounded in memory: a part (its headers, its content, or the padding
+/// of a delimiter line) longer than `maxPartBytes` throws ``PartTooLarge`` as soon as it passes
+/// the limit, and a preamble that is dropped is not kept.
 struct MultipartMixedParser {
+    /// A part, its headers or a delimiter line passed the parser's `maxPartBytes`.
+    struct PartTooLarge: Error, Sendable, Equatable {
+        /// The limit that was passed.
+        let limit: Int
+    }
+
     private enum State {
         /// Before the first delimiter.
         case preamble
@@ -19,12 +31,19 @@ struct MultipartMixedParser {
     }
 
     private let delimiter: [UInt8]
+    /// `CRLF--boundary`: where a part's content ends.
+    private let contentEnd: [UInt8]
+    /// `--boundary--`.
+    private let closingDelimiter: [UInt8]
     /// Whether text before the first delimiter that has a part's shape (headers, a blank line,
-    /// content) is read as a part rather than dropped as a preamble (see ``init(boundary:preambleMayBeAPart:)``).
+    /// content) is read as a part rather than dropped as a preamble (see ``init(boundary:preambleMayBeAPart:maxPartBytes:)``).
     private let preambleMayBeAPart: Bool
+    private let maxPartBytes: Int
+    /// Bytes received and not yet consumed start at `start`; bytes before it are dropped lazily.
     private var buffer: [UInt8] = []
+    private var start = 0
     private var state = State.preamble
-    /// How far into `buffer` the current search has already looked.
+    /// Where the current search resumes (an index into `buffer`, at least `start`).
     private var searchStart = 0
 
     /// Whether the closing delimiter has been read.
@@ -32,20 +51,25 @@ struct MultipartMixedParser {
     /// Whether bytes of an unfinished part are waiting for more input.
     var hasPartialPart: Bool {
         switch state {
-        case .headers, .afterDelimiter: return !buffer.isEmpty
+        case .headers, .afterDelimiter: return start < buffer.count
         case .content: return true
-        case .preamble: return buffer.contains { !($0 == 0x0D || $0 == 0x0A || $0 == 0x20) }
+        case .preamble: return buffer[start...].contains { !($0 == 0x0D || $0 == 0x0A || $0 == 0x20) }
         case .finished: return false
         }
     }
 
-    /// - Parameter preambleMayBeAPart: read a preamble that has a part's shape as the first part.
-    ///   RFC 2046 drops everything before the first delimiter, but strawberry's multipart
-    ///   subscriptions start the body with a part and no delimiter (its first heartbeat);
-    ///   Apollo's clients split on the boundary and read that part too.
-    init(boundary: String, preambleMayBeAPart: Bool = false) {
+    /// - Parameters:
+    ///   - preambleMayBeAPart: read a preamble that has a part's shape as the first part.
+    ///     RFC 2046 drops everything before the first delimiter, but strawberry's multipart
+    ///     subscriptions start the body with a part and no delimiter (its first heartbeat);
+    ///     Apollo's clients split on the boundary and read that part too.
+    ///   - maxPartBytes: the longest part content, header block or delimiter line accepted.
+    init(boundary: String, preambleMayBeAPart: Bool = false, maxPartBytes: Int = ResponseLimits.default.maxPartBytes) {
         delimiter = Array("--\(boundary)".utf8)
+        contentEnd = [0x0D, 0x0A] + delimiter
+        closingDelimiter = delimiter + [UInt8(ascii: "-"), UInt8(ascii: "-")]
         self.preambleMayBeAPart = preambleMayBeAPart
+        self.maxPartBytes = max(1, maxPartBytes)
     }
 
     /// The `boundary` parameter of a `multipart/mixed` content type (quotes removed); `-` when
@@ -61,75 +85,122 @@ struct MultipartMixedParser {
         return "-"
     }
 
-    /// Adds bytes; returns the contents of the parts they complete, in order.
-    mutating func append(_ chunk: Data) -> [Data] {
-        buffer.append(contentsOf: chunk)
+    /// Adds bytes; returns the contents of the parts they complete, in order. Throws
+    /// ``PartTooLarge`` when a part grows past the limit (the parser is then unusable).
+    mutating func append(_ chunk: Data) throws(PartTooLarge) -> [Data] {
         var parts: [Data] = []
-        while let part = nextPart() {
-            parts.append(part)
-        }
+        try append(chunk, into: &parts)
         return parts
     }
 
+    /// Adds bytes; appends the contents of the parts they complete to `parts`, in order, so that
+    /// the parts completed before a part that is too large are kept when it throws.
+    mutating func append(_ chunk: Data, into parts: inout [Data]) throws(PartTooLarge) {
+        if case .finished = state { return }
+        buffer.append(contentsOf: chunk)
+        while let part = try nextPart() {
+            parts.append(part)
+        }
+        compactIfWorthIt()
+    }
+
+    /// The unconsumed bytes.
+    private var pending: Int { buffer.count - start }
+
     /// Consumes the buffer as far as it can; returns a part when one is complete.
-    private mutating func nextPart() -> Data? {
+    private mutating func nextPart() throws(PartTooLarge) -> Data? {
         while true {
             switch state {
             case .finished:
                 buffer.removeAll()
+                start = 0
+                searchStart = 0
                 return nil
             case .preamble:
                 guard let found = find(delimiter, from: searchStart) else {
-                    searchStart = max(0, buffer.count - delimiter.count)
+                    searchStart = max(start, buffer.count - delimiter.count + 1)
+                    if preambleMayBeAPart {
+                        if pending - (delimiter.count - 1) > maxPartBytes { throw PartTooLarge(limit: maxPartBytes) }
+                    } else {
+                        // A dropped preamble is not kept: only a tail that may start the delimiter.
+                        consume(upTo: searchStart)
+                    }
                     return nil
                 }
-                let preamble = preambleMayBeAPart ? Self.preamblePart(buffer[0..<found]) : nil
+                if preambleMayBeAPart, found - start > maxPartBytes { throw PartTooLarge(limit: maxPartBytes) }
+                let preamble = preambleMayBeAPart ? Self.preamblePart(buffer[start..<found]) : nil
                 consume(upTo: found + delimiter.count)
                 state = .afterDelimiter
                 if let preamble { return preamble }
             case .afterDelimiter:
-                guard let afterLine = endOfDelimiterLine(at: 0) else { return nil }
-                if afterLine == -1 {
-                    state = .finished
-                    continue
+                if paddingConsumed == 0 {
+                    guard pending >= 2 else { return nil }
+                    if buffer[start] == UInt8(ascii: "-"), buffer[start + 1] == UInt8(ascii: "-") {
+                        state = .finished
+                        continue
+                    }
                 }
-                consume(upTo: afterLine)
+                // Transport padding (spaces) may follow the delimiter before the line ends; the
+                // scan resumes where it stopped, and padding already passed is dropped.
+                guard let lineEnd = find([0x0D, 0x0A], from: searchStart) else {
+                    // The padding is at least this long (the last byte may start the line end).
+                    if paddingConsumed + pending - 1 > maxPartBytes { throw PartTooLarge(limit: maxPartBytes) }
+                    let keep = buffer.count - 1  // a CR that may start the line end
+                    if keep - start > 2 {
+                        paddingConsumed += keep - start
+                        consume(upTo: keep)
+                    }
+                    searchStart = max(start, buffer.count - 1)
+                    return nil
+                }
+                // The same limit whether the line came in one chunk or many.
+                if paddingConsumed + (lineEnd - start) > maxPartBytes { throw PartTooLarge(limit: maxPartBytes) }
+                paddingConsumed = 0
+                consume(upTo: lineEnd + 2)
                 state = .headers
             case .headers:
                 // A closing delimiter right after a delimiter line (no part between them, and no
                 // line end before it, as strawberry ends its multipart subscriptions).
-                let closing = delimiter + [UInt8(ascii: "-"), UInt8(ascii: "-")]
-                if buffer.count >= closing.count, buffer.starts(with: closing) {
+                if pending >= closingDelimiter.count, buffer[start..<(start + closingDelimiter.count)].elementsEqual(closingDelimiter) {
                     state = .finished
                     continue
                 }
-                if buffer.count < closing.count, closing.starts(with: buffer) { return nil }
+                if pending < closingDelimiter.count, closingDelimiter.starts(with: buffer[start...]) { return nil }
                 // A part with no headers starts with the blank line at once.
-                if buffer.starts(with: [0x0D, 0x0A]) {
-                    consume(upTo: 2)
+                if pending >= 2, buffer[start] == 0x0D, buffer[start + 1] == 0x0A {
+                    consume(upTo: start + 2)
                     state = .content
                     continue
                 }
+                if pending < 2 { return nil }
                 guard let end = find([0x0D, 0x0A, 0x0D, 0x0A], from: searchStart) else {
-                    searchStart = max(0, buffer.count - 3)
+                    // The headers are at least `pending - 3` long (the blank line may have begun).
+                    if pending - 3 > maxPartBytes { throw PartTooLarge(limit: maxPartBytes) }
+                    searchStart = max(start, buffer.count - 3)
                     return nil
                 }
+                if end - start > maxPartBytes { throw PartTooLarge(limit: maxPartBytes) }
                 consume(upTo: end + 4)
                 state = .content
             case .content:
                 // The part ends at the next delimiter, before what follows it is known.
-                let closing = [0x0D, 0x0A] + delimiter
-                guard let end = find(closing, from: searchStart) else {
-                    searchStart = max(0, buffer.count - closing.count)
+                guard let end = find(contentEnd, from: searchStart) else {
+                    // The content is at least this long (the delimiter may have begun).
+                    if pending - (contentEnd.count - 1) > maxPartBytes { throw PartTooLarge(limit: maxPartBytes) }
+                    searchStart = max(start, buffer.count - contentEnd.count + 1)
                     return nil
                 }
-                let content = Data(buffer[0..<end])
-                consume(upTo: end + closing.count)
+                if end - start > maxPartBytes { throw PartTooLarge(limit: maxPartBytes) }
+                let content = Data(buffer[start..<end])
+                consume(upTo: end + contentEnd.count)
                 state = .afterDelimiter
                 return content
             }
         }
     }
+
+    /// Padding bytes of the current delimiter line already dropped.
+    private var paddingConsumed = 0
 
     /// The content of a preamble shaped like a part (optional line ends, header lines, a blank
     /// line, content up to the line end before the delimiter), or nil.
@@ -151,31 +222,36 @@ struct MultipartMixedParser {
         return nil
     }
 
-    /// After a delimiter at `index`: the index past its line end, `-1` for the closing
-    /// delimiter (`--`), or nil when more bytes are needed.
-    private func endOfDelimiterLine(at index: Int) -> Int? {
-        guard buffer.count >= index + 2 else { return nil }
-        if buffer[index] == UInt8(ascii: "-"), buffer[index + 1] == UInt8(ascii: "-") { return -1 }
-        // Transport padding (spaces) may follow the delimiter before the line ends.
-        var position = index
-        while position + 1 < buffer.count {
-            if buffer[position] == 0x0D, buffer[position + 1] == 0x0A { return position + 2 }
-            position += 1
-        }
-        return nil
-    }
-
+    /// Drops the bytes before `index` (lazily: the read position moves).
     private mutating func consume(upTo index: Int) {
-        buffer.removeFirst(index)
-        searchStart = 0
+        start = index
+        searchStart = index
     }
 
-    private func find(_ pattern: [UInt8], from start: Int) -> Int? {
-        guard buffer.count >= pattern.count else { return nil }
-        var index = max(0, start)
+    /// Drops consumed bytes once they are most of the buffer: each byte is moved at most a
+    /// bounded number of times, so the cost stays linear.
+    private mutating func compactIfWorthIt() {
+        guard start > 0, start >= 4096, start * 2 >= buffer.count else {
+            if start == buffer.count, start > 0 {
+                buffer.removeAll(keepingCapacity: buffer.capacity <= 1 << 16)
+                searchStart -= start
+                start = 0
+            }
+            return
+        }
+        buffer.removeFirst(start)
+        searchStart -= start
+        start = 0
+    }
+
+    /// The first index at or after `from` (and `start`) where `pattern` begins.
+    private func find(_ pattern: [UInt8], from: Int) -> Int? {
+        guard pending >= pattern.count else { return nil }
+        var index = max(start, from)
         let last = buffer.count - pattern.count
+        let first = pattern[0]
         while index <= last {
-            if buffer[index] == pattern[0] {
+            if buffer[index] == first {
                 var matched = true
                 for offset in 1..<pattern.count where buffer[index + offset] != pattern[offset] {
                     matched = false

@@ -126,10 +126,12 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport, Subscript
         return try await withOperationDeadline(request) {
             let result = try await execute(request)
             guard result.streamedBody != nil else {
-                return try GraphQLHTTPResponseReader.read(result, operationName: Operation.operationName)
+                return try Self.readWhole(result, for: request)
             }
             var last: GraphQLResponse?
-            for try await response in IncrementalResponseReader.responses(result, operationName: Operation.operationName) {
+            for try await response in IncrementalResponseReader.responses(
+                result, operationName: Operation.operationName, limits: request.limits)
+            {
                 last = response
             }
             guard let last else {
@@ -149,29 +151,33 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport, Subscript
         return try await withDeadline(limit, timeoutError: { BatonError.timedOut(operationName: operationName, after: limit ?? .zero) }, body)
     }
 
-    /// Sends the operation and yields each response part, merged so far, as it arrives.
+    /// Sends the operation and yields each response part, merged so far, as it arrives; a part is
+    /// read only when the consumer has taken the one before.
     public func responses<Operation: GraphQLOperation>(for operation: Operation) -> AsyncThrowingStream<GraphQLResponse, any Error> {
         let request = request(for: operation)
-        return AsyncThrowingStream { continuation in
-            let task = Task {
-                do {
-                    try await withOperationDeadline(request) {
-                        let result = try await execute(request)
-                        if result.streamedBody == nil {
-                            continuation.yield(try GraphQLHTTPResponseReader.read(result, operationName: Operation.operationName))
-                        } else {
-                            for try await response in IncrementalResponseReader.responses(result, operationName: Operation.operationName) {
-                                continuation.yield(response)
-                            }
-                        }
-                    }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
+        return BackPressuredStream.make(capacity: 1) { send in
+            try await withOperationDeadline(request) {
+                let result = try await execute(request)
+                if result.streamedBody == nil {
+                    let response = try Self.readWhole(result, for: request)
+                    _ = await send(response)
+                    return
+                }
+                for try await response in IncrementalResponseReader.responses(
+                    result, operationName: Operation.operationName, limits: request.limits)
+                {
+                    guard await send(response) else { return }
                 }
             }
-            continuation.onTermination = { _ in task.cancel() }
         }
+    }
+
+    /// A whole (not streamed) response read by the GraphQL-over-HTTP rules, its errors' paths
+    /// checked against the request's limits.
+    private static func readWhole(_ result: HTTPResult, for request: GraphQLRequest) throws -> GraphQLResponse {
+        let response = try GraphQLHTTPResponseReader.read(result, operationName: request.operationName)
+        try request.limits.checkErrorPaths(in: response.body, operationName: request.operationName)
+        return response
     }
 
     /// Sends the operation with files by the GraphQL multipart request spec (always a `POST`).
@@ -182,7 +188,7 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport, Subscript
         let uploadRequest = request
         return try await withOperationDeadline(uploadRequest) {
             let result = try await execute(uploadRequest)
-            return try GraphQLHTTPResponseReader.read(result, operationName: Operation.operationName)
+            return try Self.readWhole(result, for: uploadRequest)
         }
     }
 
@@ -202,34 +208,28 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport, Subscript
         subscriptionRequest.subscriptionProtocol = subscriptionProtocol
         let request = subscriptionRequest
         let name = Subscription.operationName
-        return AsyncThrowingStream { continuation in
-            let task = Task {
-                do {
-                    let result = try await execute(request)
-                    guard result.streamedBody != nil else {
-                        continuation.yield(try GraphQLHTTPResponseReader.read(result, operationName: name))
-                        continuation.finish()
-                        return
-                    }
-                    guard (200..<300).contains(result.response.status.code) else {
-                        throw BatonError.httpStatus(
-                            operationName: name, status: result.response.status.code,
-                            contentType: result.response.headerFields[.contentType], bodyExcerpt: "", errors: [])
-                    }
-                    let contentType = result.response.headerFields[.contentType].map(GraphQLHTTPResponseReader.mediaType(of:))
-                    let events =
-                        contentType == "text/event-stream"
-                        ? ServerSentEventSubscriptionReader.responses(result, operationName: name)
-                        : MultipartSubscriptionReader.responses(result, operationName: name)
-                    for try await response in events {
-                        continuation.yield(response)
-                    }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
+        // Back-pressure end to end: an event is read from the body only when the consumer has
+        // taken the one before.
+        return BackPressuredStream.make(capacity: 1) { send in
+            let result = try await execute(request)
+            guard result.streamedBody != nil else {
+                let response = try Self.readWhole(result, for: request)
+                _ = await send(response)
+                return
             }
-            continuation.onTermination = { _ in task.cancel() }
+            guard (200..<300).contains(result.response.status.code) else {
+                throw BatonError.httpStatus(
+                    operationName: name, status: result.response.status.code,
+                    contentType: result.response.headerFields[.contentType], bodyExcerpt: "", errors: [])
+            }
+            let contentType = result.response.headerFields[.contentType].map(GraphQLHTTPResponseReader.mediaType(of:))
+            let events =
+                contentType == "text/event-stream"
+                ? ServerSentEventSubscriptionReader.responses(result, operationName: name, limits: request.limits)
+                : MultipartSubscriptionReader.responses(result, operationName: name, limits: request.limits)
+            for try await response in events {
+                guard await send(response) else { return }
+            }
         }
     }
 

@@ -7,30 +7,43 @@ import Foundation
 /// ``BatonError/subscriptionFailed(operationName:errors:)``; the closing delimiter, or the end of
 /// the body after a whole part, ends it normally.
 enum MultipartSubscriptionReader {
-    static func responses(_ result: HTTPResult, operationName: String) -> AsyncThrowingStream<GraphQLResponse, any Error> {
+    /// The events of `result`'s streamed body, read only as fast as the consumer takes them (the
+    /// back-pressure reaches the HTTP client's chunk stream), each part bounded by `limits`.
+    static func responses(
+        _ result: HTTPResult, operationName: String, limits: ResponseLimits = .default
+    ) -> AsyncThrowingStream<GraphQLResponse, any Error> {
         let chunks = result.streamedBody ?? AsyncThrowingStream { $0.finish() }
         let contentType = result.response.headerFields[.contentType] ?? ""
-        return AsyncThrowingStream { continuation in
-            let task = Task {
-                var assembler = MultipartSubscriptionAssembler(contentType: contentType, operationName: operationName)
-                do {
-                    for try await chunk in chunks {
+        let response = result.response
+        return BackPressuredStream.make(capacity: 1) { send in
+            var assembler = MultipartSubscriptionAssembler(contentType: contentType, operationName: operationName, limits: limits)
+            do {
+                for try await chunk in chunks {
+                    var ready: [GraphQLResponse] = []
+                    var failure: (any Error)?
+                    do {
                         try assembler.append(chunk) { body in
-                            continuation.yield(GraphQLResponse(body: body, httpResponse: result.response))
+                            ready.append(GraphQLResponse(body: body, httpResponse: response))
                         }
-                        if assembler.isFinished { break }
+                    } catch {
+                        failure = error
                     }
-                    try assembler.finish()
-                    continuation.finish()
-                } catch let error as BatonError {
-                    continuation.finish(throwing: error)
-                } catch is CancellationError {
-                    continuation.finish(throwing: CancellationError())
-                } catch {
-                    continuation.finish(throwing: BatonError.network(operationName: operationName, underlying: error))
+                    // What came before a failure is delivered first.
+                    for event in ready {
+                        guard await send(event) else { return }
+                    }
+                    if let failure { throw failure }
+                    if assembler.isFinished { break }
                 }
+                try Task.checkCancellation()
+                try assembler.finish()
+            } catch let error as BatonError {
+                throw error
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
+                throw BatonError.network(operationName: operationName, underlying: error)
             }
-            continuation.onTermination = { _ in task.cancel() }
         }
     }
 }
@@ -39,13 +52,16 @@ enum MultipartSubscriptionReader {
 struct MultipartSubscriptionAssembler {
     let operationName: String
     private var parser: MultipartMixedParser
+    private let limits: ResponseLimits
     /// How many parts were read, heartbeats included (for error messages).
     private(set) var partCount = 0
 
-    init(contentType: String, operationName: String) {
+    init(contentType: String, operationName: String, limits: ResponseLimits = .default) {
         self.operationName = operationName
+        self.limits = limits
         parser = MultipartMixedParser(
-            boundary: MultipartMixedParser.boundary(ofContentType: contentType), preambleMayBeAPart: true)
+            boundary: MultipartMixedParser.boundary(ofContentType: contentType), preambleMayBeAPart: true,
+            maxPartBytes: limits.maxPartBytes)
     }
 
     /// Whether the closing delimiter was read.
@@ -53,7 +69,14 @@ struct MultipartSubscriptionAssembler {
 
     /// Adds a chunk; calls `yield` with each event's result, in order.
     mutating func append(_ chunk: Data, yield: (JSONObject) -> Void) throws(BatonError) {
-        for part in parser.append(chunk) {
+        var parts: [Data] = []
+        var tooLarge: MultipartMixedParser.PartTooLarge?
+        do throws(MultipartMixedParser.PartTooLarge) {
+            try parser.append(chunk, into: &parts)
+        } catch {
+            tooLarge = error
+        }
+        for part in parts {
             partCount += 1
             let json: JSONValue
             do throws(JSONParseError) {
@@ -71,6 +94,7 @@ struct MultipartSubscriptionAssembler {
                         operationName: operationName,
                         reason: "multipart subscription part \(partCount): `errors` is \(errors.kindDescription), not a list")
                 }
+                try limits.checkErrorPaths(in: object, operationName: operationName)
                 throw BatonError.subscriptionFailed(operationName: operationName, errors: list.map(GraphQLError.init(json:)))
             }
             switch object["payload"] {
@@ -83,6 +107,7 @@ struct MultipartSubscriptionAssembler {
                         operationName: operationName,
                         reason: "multipart subscription part \(partCount): the payload has neither `data` nor `errors`")
                 }
+                try limits.checkErrorPaths(in: payload, operationName: operationName)
                 yield(payload)
             case let other?:
                 throw BatonError.invalidResponse(
@@ -90,6 +115,7 @@ struct MultipartSubscriptionAssembler {
                     reason: "multipart subscription part \(partCount): `payload` is \(other.kindDescription), not an object")
             }
         }
+        if let tooLarge { throw BatonError.partTooLarge(operationName: operationName, limit: tooLarge.limit) }
     }
 
     /// At the end of the body: throws ``BatonError/incompleteResponse(operationName:reason:)`` when

@@ -1,3 +1,4 @@
+@_spi(BatonStorage) import BatonAPI
 import Foundation
 
 /// One event of a `text/event-stream` body.
@@ -17,75 +18,130 @@ struct ServerSentEvent: Equatable, Sendable {
 /// the event; `id` (without NUL) and `retry` (ASCII digits only) are remembered; unknown fields
 /// are ignored; an unfinished event at the end of the stream is dropped.
 ///
-/// One deliberate difference: an event whose data buffer is empty but that named its type
-/// (`event: complete` with no `data` line) is dispatched with empty data rather than dropped,
-/// since GraphQL over SSE ends a stream with such an event and browsers' reason for dropping it
-/// does not apply here.
+/// Deliberate differences:
+/// - An event whose data buffer is empty but that named its type (`event: complete` with no
+///   `data` line) is dispatched with empty data rather than dropped, since GraphQL over SSE ends
+///   a stream with such an event and browsers' reason for dropping it does not apply here.
+/// - Invalid UTF-8 in a line that is not a comment is an error (``Failure/invalidUTF8(offset:)``),
+///   not replaced with U+FFFD: Baton rejects it in every transport, as it does in JSON.
+/// - A line, or an event's data, longer than `maxPartBytes` is an error
+///   (``Failure/tooLarge(limit:)``) as soon as it passes the limit; comment lines are not kept,
+///   whatever their length. Linear in its input.
 struct ServerSentEventParser {
+    /// Why the stream cannot be read on.
+    enum Failure: Error, Equatable, Sendable {
+        /// A line or an event's data passed the limit.
+        case tooLarge(limit: Int)
+        /// A line is not valid UTF-8; `offset` is where it starts in the stream.
+        case invalidUTF8(offset: Int)
+    }
+
+    private let maxPartBytes: Int
     private var line: [UInt8] = []
+    /// The current line is a comment: its bytes are skipped, not kept.
+    private var lineIsComment = false
     private var lastWasCR = false
     private var atStart = true
     private var eventType = ""
-    private var data = ""
+    private var data: [UInt8] = []
     private var hasData = false
+    /// Bytes read so far, and where the current line started (for error offsets).
+    private var offset = 0
+    private var lineStart = 0
     /// The last event ID (the `id` field), sent back as `Last-Event-ID` when reconnecting.
     private(set) var lastEventID = ""
     /// The reconnection time the server asked for (`retry`), in milliseconds.
     private(set) var retryMilliseconds: Int?
 
+    /// A parser that keeps at most `maxPartBytes` of a line or an event's data.
+    init(maxPartBytes: Int = ResponseLimits.default.maxPartBytes) {
+        self.maxPartBytes = max(1, maxPartBytes)
+    }
+
     /// Adds bytes; returns the events they complete, in order.
-    mutating func append(_ chunk: Data) -> [ServerSentEvent] {
+    mutating func append(_ chunk: Data) throws(Failure) -> [ServerSentEvent] {
         var events: [ServerSentEvent] = []
-        for byte in chunk {
-            if lastWasCR {
-                lastWasCR = false
-                if byte == 0x0A { continue }
-            }
-            switch byte {
-            case 0x0D:
-                lastWasCR = true
-                if let event = endLine() { events.append(event) }
-            case 0x0A:
-                if let event = endLine() { events.append(event) }
-            default:
-                line.append(byte)
-            }
-        }
+        try append(chunk, into: &events)
         return events
     }
 
-    private mutating func endLine() -> ServerSentEvent? {
+    /// Adds bytes; appends the events they complete to `events`, in order, so that the events
+    /// completed before a failure are kept when it throws.
+    mutating func append(_ chunk: Data, into events: inout [ServerSentEvent]) throws(Failure) {
+        let bytes = [UInt8](chunk)
+        var index = 0
+        let count = bytes.count
+        while index < count {
+            if lastWasCR {
+                lastWasCR = false
+                if bytes[index] == 0x0A {
+                    index += 1
+                    offset += 1
+                    lineStart = offset
+                    continue
+                }
+            }
+            // The run of bytes up to the next line end (or the chunk's end) is added at once.
+            var end = index
+            while end < count, bytes[end] != 0x0D, bytes[end] != 0x0A { end += 1 }
+            if end > index {
+                if !lineIsComment, bytes[index] == UInt8(ascii: ":"), line.isEmpty || (atStart && line == [0xEF, 0xBB, 0xBF]) {
+                    lineIsComment = true
+                }
+                if !lineIsComment {
+                    if line.count + (end - index) > maxPartBytes { throw .tooLarge(limit: maxPartBytes) }
+                    line.append(contentsOf: bytes[index..<end])
+                }
+            }
+            offset += end - index
+            guard end < count else { break }
+            lastWasCR = bytes[end] == 0x0D
+            offset += 1
+            if let event = try endLine() { events.append(event) }
+            lineStart = offset
+            index = end + 1
+        }
+    }
+
+    private mutating func endLine() throws(Failure) -> ServerSentEvent? {
+        defer {
+            line.removeAll(keepingCapacity: line.capacity <= 1 << 16)
+            lineIsComment = false
+        }
         var bytes = line[...]
-        line.removeAll(keepingCapacity: true)
         if atStart {
             atStart = false
             if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
         }
+        if lineIsComment { return nil }
         if bytes.isEmpty { return dispatch() }
         if bytes.first == UInt8(ascii: ":") { return nil }
+        let valid = bytes.withUnsafeBytes { String(validUTF8: $0) != nil }
+        guard valid else { throw .invalidUTF8(offset: lineStart) }
         let field: String
-        let text: String
+        var rest: ArraySlice<UInt8>
         if let colon = bytes.firstIndex(of: UInt8(ascii: ":")) {
             field = String(decoding: bytes[..<colon], as: UTF8.self)
-            var rest = bytes[(colon + 1)...]
+            rest = bytes[(colon + 1)...]
             if rest.first == UInt8(ascii: " ") { rest = rest.dropFirst() }
-            text = String(decoding: rest, as: UTF8.self)
         } else {
             field = String(decoding: bytes, as: UTF8.self)
-            text = ""
+            rest = []
         }
         switch field {
         case "event":
-            eventType = text
+            eventType = String(decoding: rest, as: UTF8.self)
         case "data":
-            data += text
-            data += "\n"
+            if data.count + rest.count + 1 > maxPartBytes { throw .tooLarge(limit: maxPartBytes) }
+            data.append(contentsOf: rest)
+            data.append(0x0A)
             hasData = true
         case "id":
-            if !text.utf8.contains(0) { lastEventID = text }
+            if !rest.contains(0) { lastEventID = String(decoding: rest, as: UTF8.self) }
         case "retry":
-            if !text.isEmpty, text.utf8.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
-                retryMilliseconds = Int(text)
+            if !rest.isEmpty, rest.allSatisfy({ $0 >= UInt8(ascii: "0") && $0 <= UInt8(ascii: "9") }) {
+                // Digits past what an Int holds are ignored, as a value that cannot be a delay.
+                retryMilliseconds = Int(String(decoding: rest, as: UTF8.self)) ?? retryMilliseconds
             }
         default:
             break
@@ -96,12 +152,13 @@ struct ServerSentEventParser {
     private mutating func dispatch() -> ServerSentEvent? {
         defer {
             eventType = ""
-            data = ""
+            data.removeAll(keepingCapacity: data.capacity <= 1 << 16)
             hasData = false
         }
         guard hasData || !eventType.isEmpty else { return nil }
-        var payload = data
-        if payload.hasSuffix("\n") { payload.removeLast() }
-        return ServerSentEvent(type: eventType.isEmpty ? "message" : eventType, data: payload, lastEventID: lastEventID)
+        var payload = data[...]
+        if payload.last == 0x0A { payload = payload.dropLast() }
+        return ServerSentEvent(
+            type: eventType.isEmpty ? "message" : eventType, data: String(decoding: payload, as: UTF8.self), lastEventID: lastEventID)
     }
 }

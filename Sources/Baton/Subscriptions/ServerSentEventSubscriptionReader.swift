@@ -6,29 +6,42 @@ import Foundation
 /// ends the stream. Events of other types are ignored. A body that ends before `complete` is
 /// ``BatonError/incompleteResponse(operationName:reason:)``.
 enum ServerSentEventSubscriptionReader {
-    static func responses(_ result: HTTPResult, operationName: String) -> AsyncThrowingStream<GraphQLResponse, any Error> {
+    /// The results of `result`'s event stream, read only as fast as the consumer takes them (the
+    /// back-pressure reaches the HTTP client's chunk stream), each line and event bounded by `limits`.
+    static func responses(
+        _ result: HTTPResult, operationName: String, limits: ResponseLimits = .default
+    ) -> AsyncThrowingStream<GraphQLResponse, any Error> {
         let chunks = result.streamedBody ?? AsyncThrowingStream { $0.finish() }
-        return AsyncThrowingStream { continuation in
-            let task = Task {
-                var assembler = ServerSentEventSubscriptionAssembler(operationName: operationName)
-                do {
-                    for try await chunk in chunks {
+        let response = result.response
+        return BackPressuredStream.make(capacity: 1) { send in
+            var assembler = ServerSentEventSubscriptionAssembler(operationName: operationName, limits: limits)
+            do {
+                for try await chunk in chunks {
+                    var ready: [GraphQLResponse] = []
+                    var failure: (any Error)?
+                    do {
                         try assembler.append(chunk) { body in
-                            continuation.yield(GraphQLResponse(body: body, httpResponse: result.response))
+                            ready.append(GraphQLResponse(body: body, httpResponse: response))
                         }
-                        if assembler.isComplete { break }
+                    } catch {
+                        failure = error
                     }
-                    try assembler.finish()
-                    continuation.finish()
-                } catch let error as BatonError {
-                    continuation.finish(throwing: error)
-                } catch is CancellationError {
-                    continuation.finish(throwing: CancellationError())
-                } catch {
-                    continuation.finish(throwing: BatonError.network(operationName: operationName, underlying: error))
+                    // What came before a failure is delivered first.
+                    for event in ready {
+                        guard await send(event) else { return }
+                    }
+                    if let failure { throw failure }
+                    if assembler.isComplete { break }
                 }
+                try Task.checkCancellation()
+                try assembler.finish()
+            } catch let error as BatonError {
+                throw error
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
+                throw BatonError.network(operationName: operationName, underlying: error)
             }
-            continuation.onTermination = { _ in task.cancel() }
         }
     }
 }
@@ -36,19 +49,29 @@ enum ServerSentEventSubscriptionReader {
 /// The synchronous core of ``ServerSentEventSubscriptionReader``.
 struct ServerSentEventSubscriptionAssembler {
     let operationName: String
-    private var parser = ServerSentEventParser()
+    private var parser: ServerSentEventParser
+    private let limits: ResponseLimits
     private var nextCount = 0
     /// Whether the `complete` event was read.
     private(set) var isComplete = false
 
-    init(operationName: String) {
+    init(operationName: String, limits: ResponseLimits = .default) {
         self.operationName = operationName
+        self.limits = limits
+        parser = ServerSentEventParser(maxPartBytes: limits.maxPartBytes)
     }
 
     /// Adds a chunk; calls `yield` with the result of each `next` event, in order.
     mutating func append(_ chunk: Data, yield: (JSONObject) -> Void) throws(BatonError) {
         guard !isComplete else { return }
-        for event in parser.append(chunk) {
+        var events: [ServerSentEvent] = []
+        var failure: ServerSentEventParser.Failure?
+        do throws(ServerSentEventParser.Failure) {
+            try parser.append(chunk, into: &events)
+        } catch {
+            failure = error
+        }
+        for event in events {
             switch event.type {
             case "next":
                 nextCount += 1
@@ -63,6 +86,7 @@ struct ServerSentEventSubscriptionAssembler {
                         operationName: operationName,
                         reason: "`next` event \(nextCount) is \(json.kindDescription), not a GraphQL result with `data` or `errors`")
                 }
+                try limits.checkErrorPaths(in: object, operationName: operationName)
                 yield(object)
             case "complete":
                 isComplete = true
@@ -70,6 +94,17 @@ struct ServerSentEventSubscriptionAssembler {
             default:
                 continue
             }
+        }
+        switch failure {
+        case nil:
+            return
+        case .tooLarge(let limit)?:
+            throw BatonError.partTooLarge(operationName: operationName, limit: limit)
+        case .invalidUTF8(let offset)?:
+            // The rule of every transport: invalid UTF-8 is rejected, as Baton's JSON parser rejects it.
+            throw BatonError.malformedResponse(
+                operationName: operationName,
+                JSONParseError(offset: offset, expected: "a line of valid UTF-8 in the event stream", found: "invalid UTF-8"))
         }
     }
 

@@ -19,22 +19,20 @@ public struct HandleInvocation: Sendable {
 public struct ResponseNormalizer {
     public let cacheKeys: CacheKeyConfiguration
     public let variables: JSONObject
-    /// Every prefix of every error path: a null at one of these came from an error.
-    private let errorPrefixes: Set<ResponsePath>
+    /// The error paths as a trie: a null at a path that is a prefix of one came from an error.
+    /// Built in time linear in the paths' total length (not one set entry per prefix, which was
+    /// quadratic in a path's length).
+    private let errorPaths: ErrorPathTrie
     private var changes = RecordSource()
     private var handles: [HandleInvocation] = []
-    private var path: [ResponsePath.Component] = []
+    /// The trie node of the current response path; ``ErrorPathTrie/offPath`` once the path left
+    /// every error path.
+    private var errorNode = ErrorPathTrie.root
 
     public init(cacheKeys: CacheKeyConfiguration = .default, variables: JSONObject = [:], errorPaths: [ResponsePath] = []) {
         self.cacheKeys = cacheKeys
         self.variables = variables
-        var prefixes = Set<ResponsePath>()
-        for errorPath in errorPaths {
-            for length in 0...errorPath.components.count {
-                prefixes.insert(ResponsePath(Array(errorPath.components.prefix(length))))
-            }
-        }
-        errorPrefixes = prefixes
+        self.errorPaths = ErrorPathTrie(errorPaths)
     }
 
     /// Normalizes `data` (the response's `data`, or any object) read with `selections` into
@@ -61,7 +59,7 @@ public struct ResponseNormalizer {
         return (normalizer.changes, normalizer.handles)
     }
 
-    private var tracksPath: Bool { !errorPrefixes.isEmpty }
+    private var tracksPath: Bool { !errorPaths.isEmpty }
 
     private mutating func normalizeObject(_ object: JSONObject, id: DataID, parentType: String, plan: SelectionPlan) {
         let typename = object["__typename"]?.stringValue
@@ -83,11 +81,12 @@ public struct ResponseNormalizer {
                 handles.append(
                     HandleInvocation(parentID: id, field: entry.field, storageKey: entry.storageKey, value: value, directive: directive))
             }
-            if tracksPath { path.append(.key(entry.responseKey)) }
-            defer { if tracksPath { path.removeLast() } }
+            let parentNode = errorNode
+            if tracksPath { errorNode = errorPaths.child(of: parentNode, .key(entry.responseKey)) }
+            defer { errorNode = parentNode }
             let stored: RecordValue
             if case .null = value {
-                if tracksPath && errorPrefixes.contains(ResponsePath(path)) {
+                if tracksPath && errorNode != ErrorPathTrie.offPath {
                     skip()
                     continue
                 }
@@ -146,15 +145,16 @@ public struct ResponseNormalizer {
                     let perItem = Double(changes.count - countBefore) / Double(index)
                     changes.reserveCapacity(changes.count + Int((perItem * Double(items.count - index)).rounded(.up)))
                 }
-                if tracksPath { path.append(.index(index)) }
-                if case .null = item, tracksPath, errorPrefixes.contains(ResponsePath(path)) {
+                let parentNode = errorNode
+                if tracksPath { errorNode = errorPaths.child(of: parentNode, .index(index)) }
+                if case .null = item, tracksPath, errorNode != ErrorPathTrie.offPath {
                     result.append(.null)
                 } else {
                     result.append(
                         normalizeLinked(
                             item, type: type, plan: plan, parentID: parentID, storageKey: storageKey, listID: id, index: index))
                 }
-                if tracksPath { path.removeLast() }
+                errorNode = parentNode
             }
             return .list(result)
         case .object(let object):
@@ -167,5 +167,41 @@ public struct ResponseNormalizer {
             // so this only stores what came, to be reported by the reader's type check.
             return .scalar(value)
         }
+    }
+}
+
+/// Error paths as a trie of components, so that "is this response path a prefix of an error
+/// path?" costs one step per component however long the paths are.
+struct ErrorPathTrie {
+    /// The node of the empty path.
+    static let root = 0
+    /// Not on any error path.
+    static let offPath = -1
+
+    /// Each node's children by component.
+    private var children: [[ResponsePath.Component: Int]] = [[:]]
+    /// Whether there are no error paths at all.
+    let isEmpty: Bool
+
+    init(_ paths: [ResponsePath]) {
+        isEmpty = paths.isEmpty
+        for path in paths {
+            var node = Self.root
+            for component in path.components {
+                if let next = children[node][component] {
+                    node = next
+                } else {
+                    children.append([:])
+                    children[node][component] = children.count - 1
+                    node = children.count - 1
+                }
+            }
+        }
+    }
+
+    /// The node one component below `node`, or ``offPath``.
+    func child(of node: Int, _ component: ResponsePath.Component) -> Int {
+        guard node != Self.offPath else { return Self.offPath }
+        return children[node][component] ?? Self.offPath
     }
 }

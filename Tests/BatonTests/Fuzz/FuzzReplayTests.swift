@@ -1,4 +1,5 @@
 import BatonAPI
+import BatonExampleAPI
 @_spi(Fuzzing) import BatonWebSocket
 import Foundation
 import Testing
@@ -122,6 +123,52 @@ struct FuzzMultipartFindingTests {
                 continue
             }
             #expect(reason.contains("negative index"), "\(index): \(reason)")
+        }
+    }
+}
+
+/// Replays the fuzz-sse target's inputs (Fuzz/Regressions/README.md): each subscription body
+/// reads the same in the input's chunks, byte by byte and in one chunk.
+@Suite("Fuzz replay: HTTP subscriptions")
+struct FuzzSSEReplayTests {
+    @Test func everyInputReadsTheSameWhateverTheChunking() throws {
+        let inputs = try fuzzInputs("fuzz-sse")
+        #expect(inputs.filter { $0.name.hasPrefix("Corpus/") }.count >= 4)
+        for input in inputs {
+            guard let first = input.bytes.first else { continue }
+            let body = Array(input.bytes.dropFirst())
+            let sse = first % 2 == 0
+            let whole = _HTTPSubscriptionFuzzEntry.readSubscription(sse: sse, boundary: "graphql", body: body, chunkSizes: [])
+            for sizes in [[max(1, Int(first / 2))], [1]] {
+                let chunked = _HTTPSubscriptionFuzzEntry.readSubscription(sse: sse, boundary: "graphql", body: body, chunkSizes: sizes)
+                #expect(chunked.results == whole.results, "\(input.name) in chunks of \(sizes)")
+                #expect(chunked.error.map { "\($0)" } == whole.error.map { "\($0)" }, "\(input.name) in chunks of \(sizes)")
+            }
+            if input.name.hasPrefix("Corpus/"), !input.name.contains("error") {
+                #expect(whole.error == nil, "\(input.name): \(String(describing: whole.error))")
+                #expect(!whole.results.isEmpty, "\(input.name)")
+            }
+        }
+    }
+}
+
+/// Replays the fuzz-error-paths target's inputs: a count of records or a typed error.
+@Suite("Fuzz replay: error paths")
+struct FuzzErrorPathReplayTests {
+    @Test func everyInputNormalizesOrFailsWithATypedError() throws {
+        let inputs = try fuzzInputs("fuzz-error-paths")
+        #expect(inputs.filter { $0.name.hasPrefix("Corpus/") }.count >= 3)
+        for input in inputs {
+            let outcome = _HTTPSubscriptionFuzzEntry.normalizeWithErrorPaths(
+                input.bytes, selections: HeroAndFriendsQuery.Data.__selections)
+            if input.name.contains("past-limit") {
+                guard case .failure(.errorPathTooLong(_, 101, 64)) = outcome else {
+                    Issue.record("\(input.name): \(outcome)")
+                    continue
+                }
+            } else if case .failure(let error) = outcome {
+                Issue.record("\(input.name): \(error)")
+            }
         }
     }
 }

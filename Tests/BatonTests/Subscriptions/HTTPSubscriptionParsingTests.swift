@@ -73,7 +73,7 @@ struct HTTPSubscriptionParsingTests {
             + "retry: 2500\nretry: soon\ndata\n\nevent: complete\ndata: \r\n\r\nevent: next\ndata: {}"
         var parser = ServerSentEventParser()
         var events: [ServerSentEvent] = []
-        for chunk in Self.chunked(stream, size: chunkSize) { events += parser.append(chunk) }
+        for chunk in Self.chunked(stream, size: chunkSize) { events += try parser.append(chunk) }
         #expect(events == [
             ServerSentEvent(type: "next", data: "{\"data\":\n{\"count\":1}}", lastEventID: "7"),
             ServerSentEvent(type: "message", data: "", lastEventID: "7"),

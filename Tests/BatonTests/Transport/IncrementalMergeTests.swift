@@ -21,7 +21,7 @@ struct IncrementalMergeTests {
             var parts: [String] = []
             for start in stride(from: 0, to: bytes.count, by: size) {
                 let chunk = Data(bytes[start..<min(bytes.count, start + size)])
-                parts += parser.append(chunk).map { String(decoding: $0, as: UTF8.self) }
+                parts += try parser.append(chunk).map { String(decoding: $0, as: UTF8.self) }
             }
             #expect(parts == [#"{"a":1}"#, #"{"b":2}"#], "chunks of \(size)")
             #expect(parser.isFinished)

@@ -1,0 +1,54 @@
+// Runs one operation against a misbehaving server and reports how it ended and the process's
+// peak resident memory: the hostile-stream tests' client process (issue 30), so that what a
+// server sends is measured in a process of its own. Not a product.
+//
+//     baton-hostile-streams <defer|multipart-subscription|sse-subscription|query> <url> [maxPartBytes]
+//
+// Prints `outcome: <result or error>` and `peak: <VmHWM in kB>`.
+import Baton
+import BatonExampleAPI
+import Foundation
+
+let arguments = CommandLine.arguments
+guard arguments.count >= 3, let url = URL(string: arguments[2]) else {
+    print("usage: baton-hostile-streams <defer|multipart-subscription|sse-subscription|query> <url> [maxPartBytes]")
+    exit(2)
+}
+var limits = ResponseLimits(operationTimeout: .seconds(120))
+if arguments.count >= 4, let part = Int(arguments[3]) { limits.maxPartBytes = part }
+
+func peakResidentKilobytes() -> Int {
+    guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return -1 }
+    for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
+        return Int(line.split(separator: " ").dropFirst().first ?? "") ?? -1
+    }
+    return -1
+}
+
+let outcome: String
+do {
+    switch arguments[1] {
+    case "defer":
+        let client = BatonClient(url: url, limits: limits)
+        var parts = 0
+        for try await _ in client.fetchResults(query: HeroDeferredQuery(episode: .none), cachePolicy: .networkOnly) { parts += 1 }
+        outcome = "parts \(parts)"
+    case "multipart-subscription", "sse-subscription":
+        let client = BatonClient(
+            url: url, limits: limits, subscriptionProtocol: arguments[1] == "sse-subscription" ? .serverSentEvents : .multipart)
+        var events = 0
+        for try await _ in client.subscribe(subscription: CountSubscription(to: 3)) { events += 1 }
+        outcome = "events \(events)"
+    case "query":
+        let client = BatonClient(url: url, limits: limits)
+        let result = try await client.fetch(query: HeroNameQuery(episode: .none), cachePolicy: .networkOnly)
+        outcome = "errors \(result.errors?.count ?? 0)"
+    default:
+        print("unknown mode \(arguments[1])")
+        exit(2)
+    }
+} catch {
+    outcome = "error \(error)"
+}
+print("outcome: \(outcome)")
+print("peak: \(peakResidentKilobytes())")

@@ -1,0 +1,191 @@
+import BatonAPI
+import BatonExampleAPI
+import BatonWebSocket
+import Foundation
+import Testing
+
+@testable import Baton
+
+/// WebSocket servers that misbehave on purpose (issue 30): one that never answers the upgrade,
+/// one that acknowledges and drops every connection, one that sends a frame past the limit,
+/// invalid UTF-8, or operation messages before its acknowledgement.
+@Suite("Hostile WebSocket servers")
+struct HostileWebSocketTests {
+    static func transport(
+        _ server: FaultServer, upgradeTimeout: Duration = .seconds(10),
+        reconnect: ReconnectPolicy = .exponentialBackoff(maxAttempts: 2, initialDelay: .milliseconds(20), maxDelay: .milliseconds(50))
+    ) -> WebSocketNetworkTransport {
+        WebSocketNetworkTransport(
+            url: server.webSocketURL,
+            configuration: WebSocketTransportConfiguration(
+                acknowledgementTimeout: .seconds(5), upgradeTimeout: upgradeTimeout, reconnect: reconnect))
+    }
+
+    /// The header of an unmasked server text frame announcing `length` bytes.
+    static func textFrameHeader(length: Int) -> [UInt8] {
+        if length < 126 { return [0x81, UInt8(length)] }
+        if length <= 0xFFFF { return [0x81, 126, UInt8(length >> 8), UInt8(length & 0xFF)] }
+        return [0x81, 127] + (0..<8).reversed().map { UInt8((length >> ($0 * 8)) & 0xFF) }
+    }
+
+    /// A server that upgrades, acknowledges, waits for the subscription, then runs `then`.
+    static func server(acknowledge: Bool = true, then: @escaping @Sendable (FaultConnection) -> Void) throws -> FaultServer {
+        try FaultServer { connection in
+            guard let request = connection.readRequest() else { return }
+            connection.acceptWebSocket(request)
+            connection.record("connected")
+            guard connection.readJSONMessage()?["type"] as? String == "connection_init" else { return }
+            if acknowledge {
+                connection.sendText(#"{"type":"connection_ack"}"#)
+                guard connection.readJSONMessage()?["type"] as? String == "subscribe" else { return }
+            }
+            then(connection)
+        }
+    }
+
+    static func failure(of client: BatonClient) async -> (any Error)? {
+        do {
+            for try await _ in client.subscribe(subscription: CountSubscription(to: 3)) {}
+            return nil
+        } catch {
+            return error
+        }
+    }
+
+    @Test func aServerThatNeverAnswersTheUpgradeTimesOut() async throws {
+        let server = try FaultServer { connection in
+            guard connection.readRequest() != nil else { return }
+            connection.record("request")
+            connection.record(connection.waitForClientClose(seconds: 30) ? "client closed" : "client stayed")
+        }
+        defer { server.stop() }
+        let client = BatonClient(networkTransport: Self.transport(server, upgradeTimeout: .milliseconds(500), reconnect: .never))
+        let start = ContinuousClock.now
+        let error = await Self.failure(of: client)
+        guard case .upgradeTimeout(.milliseconds(500))? = error as? WebSocketTransportError else {
+            Issue.record("expected an upgrade timeout, got \(String(describing: error))")
+            return
+        }
+        #expect(ContinuousClock.now - start < .seconds(20))
+        #expect(await eventually(timeout: .seconds(10)) { server.events.contains("client closed") })
+    }
+
+    @Test func aServerThatAcknowledgesAndDropsEveryConnectionIsGivenUpOn() async throws {
+        let server = try Self.server { connection in connection.abort() }
+        defer { server.stop() }
+        let client = BatonClient(networkTransport: Self.transport(server))
+        let error = await Self.failure(of: client)
+        guard case .reconnectAttemptsExhausted(2, _)? = error as? WebSocketTransportError else {
+            Issue.record("expected reconnecting to give up, got \(String(describing: error))")
+            return
+        }
+        // The first connection and two reconnects: acknowledged connections that delivered
+        // nothing do not restart the count.
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(server.events.filter { $0 == "connected" }.count == 3)
+    }
+
+    @Test func aFrameLargerThanTheLimitIsAFatalProtocolViolation() async throws {
+        let server = try Self.server { connection in
+            // Announces a 100 MB frame and starts sending it.
+            connection.write(Self.textFrameHeader(length: 100 << 20))
+            let block = [UInt8](repeating: UInt8(ascii: "x"), count: 64 << 10)
+            for _ in 0..<32 { guard connection.write(block) else { return } }
+            _ = connection.waitForClientClose(seconds: 10)
+        }
+        defer { server.stop() }
+        let client = BatonClient(networkTransport: Self.transport(server))
+        let error = await Self.failure(of: client)
+        guard case .protocolViolation(let reason)? = error as? WebSocketTransportError else {
+            Issue.record("expected a protocol violation, got \(String(describing: error))")
+            return
+        }
+        #expect(reason.contains("maxFrameSize"), "\(reason)")
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(server.events.filter { $0 == "connected" }.count == 1)
+    }
+
+    @Test func aMessageLargerThanTheLimitIsAFatalProtocolViolation() async throws {
+        let server = try Self.server { connection in
+            // 20 continuation frames of 1 MiB - 1: each under the frame limit, the message over 16 MiB.
+            let size = (1 << 20) - 1
+            let payload = [UInt8](repeating: UInt8(ascii: "x"), count: size)
+            var header = Self.textFrameHeader(length: size)
+            header[0] = 0x01  // text, not final
+            guard connection.write(header + payload) else { return }
+            for _ in 0..<20 {
+                guard connection.write([0x00, 127] + (0..<8).reversed().map { UInt8((size >> ($0 * 8)) & 0xFF) } + payload) else { return }
+            }
+            _ = connection.waitForClientClose(seconds: 10)
+        }
+        defer { server.stop() }
+        let client = BatonClient(networkTransport: Self.transport(server))
+        let error = await Self.failure(of: client)
+        guard case .protocolViolation? = error as? WebSocketTransportError else {
+            Issue.record("expected a protocol violation, got \(String(describing: error))")
+            return
+        }
+        #expect(server.events.filter { $0 == "connected" }.count == 1)
+    }
+
+    @Test func invalidUTF8InATextMessageIsRejected() async throws {
+        let server = try Self.server { connection in
+            let bytes: [UInt8] = Array(#"{"type":"next","id":"1","payload":{"data":{"count":""#.utf8) + [0xC3, 0x28] + Array(#""}}}"#.utf8)
+            connection.write(Self.textFrameHeader(length: bytes.count) + bytes)
+            _ = connection.waitForClientClose(seconds: 10)
+        }
+        defer { server.stop() }
+        let client = BatonClient(networkTransport: Self.transport(server))
+        let error = await Self.failure(of: client)
+        guard case .protocolViolation(let reason)? = error as? WebSocketTransportError else {
+            Issue.record("expected a protocol violation, got \(String(describing: error))")
+            return
+        }
+        #expect(reason.contains("UTF-8"), "\(reason)")
+    }
+
+    @Test func anOperationMessageBeforeTheAcknowledgementIsRefused() async throws {
+        let server = try Self.server(acknowledge: false) { connection in
+            connection.sendText(#"{"type":"next","id":"1","payload":{"data":{"count":1}}}"#)
+            _ = connection.waitForClientClose(seconds: 10)
+        }
+        defer { server.stop() }
+        let client = BatonClient(networkTransport: Self.transport(server))
+        let error = await Self.failure(of: client)
+        guard case .invalidMessage(let reason)? = error as? WebSocketTransportError else {
+            Issue.record("expected an invalid message, got \(String(describing: error))")
+            return
+        }
+        #expect(reason.contains("before connection_ack"))
+    }
+
+    @Test func aConsumerThatKeepsUpWithABurstOverAWebSocketIsNeverCutOff() async throws {
+        let events = 5_000
+        let server = try Self.server { connection in
+            var frames: [UInt8] = []
+            for index in 1...events {
+                frames += Array(#"{"type":"next","id":"1","payload":{"data":{"count":\#(index)}}}"#.utf8).withFrameHeader()
+            }
+            frames += Array(#"{"type":"complete","id":"1"}"#.utf8).withFrameHeader()
+            connection.write(frames)
+            _ = connection.waitForClientClose(seconds: 30)
+        }
+        defer { server.stop() }
+        let client = BatonClient(networkTransport: Self.transport(server))
+        var last = 0
+        for try await result in client.subscribe(subscription: CountSubscription(to: events), bufferLimit: 4) {
+            let count = try #require(result.data?.count)
+            #expect(count == last + 1)
+            last = count
+            await Task.yield()
+        }
+        #expect(last == events)
+    }
+}
+
+extension Array where Element == UInt8 {
+    /// These bytes as one unmasked server text frame.
+    fileprivate func withFrameHeader() -> [UInt8] {
+        HostileWebSocketTests.textFrameHeader(length: count) + self
+    }
+}
