@@ -193,6 +193,8 @@ with open(os.path.join(out, "schema.graphqls"), "w") as f:
 type_fields = dict(fields)
 type_fields.update(interface_fields)
 type_fields["Node"] = [("id", "ID!", "")]
+type_fields["PageInfo"] = [("hasNextPage", "Boolean!", ""), ("hasPreviousPage", "Boolean!", ""), ("startCursor", "String", ""),
+                           ("endCursor", "String", "")]
 implementers_of = {i: [o for o in objects if i in implements.get(o, [])] for i in interfaces}
 implementers_of["Node"] = [o for o in objects if fields[o][0][0] == "id"]
 

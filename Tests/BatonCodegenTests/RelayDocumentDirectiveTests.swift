@@ -68,7 +68,7 @@ struct RelayDocumentDirectiveTests {
         }
         // What the server needs stays: the spreads and the fragments' fields.
         let me = try #require(output.manifest.operations.first { $0.name == "Me" })
-        #expect(me.body.contains("...UserEmail") && me.body.contains("fragment UserEmail on User { email }"))
+        #expect(me.body.contains("...UserEmail") && me.body.contains("fragment UserEmail on User { __typename email }"))
     }
 
     /// `@relay(mask: false)`: the fragment's fields are read on the parent; `@relay(plural: true)`:
