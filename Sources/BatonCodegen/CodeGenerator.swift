@@ -199,7 +199,7 @@ public enum CodeGenerator {
             if let scope = builder.fragmentScope(name) { merger.resolveTree(scope) }
         }
         var selectionSets = SelectionSetRenderer(merger: merger, names: names)
-        if let namespace = options.namespace { selectionSets.schemaMetadataReference = namespace + ".schemaMetadata" }
+        if let namespace = options.namespace { selectionSets.schemaMetadataReference = names.reference(namespace) + ".schemaMetadata" }
         for ((operation, typeName, _), scope) in zip(operationTypeNames, operationScopes)
         where options.selectionSetInitializers.includesOperation(named: operation.name?.value ?? "", typeName: typeName) {
             selectionSets.initializerScopes.insert(ObjectIdentifier(scope))
@@ -302,10 +302,10 @@ public enum CodeGenerator {
         var metadataWriter = SwiftWriter()
         if let namespace = options.namespace {
             metadataWriter.block("extension \(namespace)") { w in
-                SchemaMetadataRenderer(index: index).render(into: &w, declaration: "public static let schemaMetadata")
+                SchemaMetadataRenderer(index: index).render(into: &w, declaration: "public static let schemaMetadata: BatonAPI.SchemaMetadata")
             }
         } else {
-            SchemaMetadataRenderer(index: index).render(into: &metadataWriter, declaration: "public let schemaMetadata")
+            SchemaMetadataRenderer(index: index).render(into: &metadataWriter, declaration: "public let schemaMetadata: BatonAPI.SchemaMetadata")
         }
         schemaUnits.append(("Schema/SchemaMetadata.swift", metadataWriter.text))
 

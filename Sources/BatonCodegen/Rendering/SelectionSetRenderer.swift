@@ -129,7 +129,9 @@ struct SelectionSetRenderer {
             w.line("public \(mutable ? "var" : "let") __data: BatonAPI.DataDict")
             w.line("public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }")
             w.line()
-            w.line("public static let __parentType = \(typeCondition(scope.typeName))")
+            // Declared types throughout: a file that refers to another's static (a fragment's
+            // `__parentType`, the schema metadata) then never type-checks its initializer again.
+            w.line("public static let __parentType: BatonAPI.TypeCondition = \(typeCondition(scope.typeName))")
             w.line("public static var __schema: BatonAPI.SchemaMetadata? { \(schemaMetadataReference) }")
             if scope.kind == .merged {
                 let sources = scope.extraSources.map { "\($0.qualifiedName).__selections" }
