@@ -98,7 +98,7 @@ public enum CodeGenerator {
     public static func generate(schema: LoadedSchema, sources: [DocumentSource], options: GenerationOptions = GenerationOptions()) throws(CodegenErrors) -> GeneratedOutput {
         var documents = try DocumentValidator.validate(sources, schema: schema)
         let index = SchemaIndex(schema)
-        let names = TypeNames(namespace: options.namespace, customScalars: options.customScalars, providedVariables: options.providedVariables)
+        var names = TypeNames(namespace: options.namespace, customScalars: options.customScalars, providedVariables: options.providedVariables)
         var errors: [CodegenError] = []
 
         // Relay's fragment arguments and @refetchable: the refetch queries are documents too.
@@ -113,40 +113,31 @@ public enum CodeGenerator {
         let nodeRefetchable = Set(refetchQueries.refetchables.values.filter { $0.root == .node }.map(\.fragmentName))
         documents = RelayAdditions(index: index).apply(to: documents, nodeRefetchable: nodeRefetchable)
 
-        // Top-level names, checked for clashes.
-        var topLevel: [String: SourceLocation?] = [:]
-        func claim(_ name: String, at location: SourceLocation?) {
-            if topLevel[name] != nil {
-                errors.append(CodegenError("the generated type \"\(name)\" would be defined twice; rename one of them", at: location))
-            } else {
-                topLevel[name] = location
-            }
-        }
+        // Top-level names: every valid program gets distinct ones (GeneratedNames).
         let rootTypes = index.rootTypeNames
+        func suffix(_ operation: OperationDefinition) -> String {
+            // A local cache mutation is named as Apollo names it: `…LocalCacheMutation`.
+            operation.directives.contains { $0.name.value == ClientDirectives.localCacheMutation }
+                ? "LocalCacheMutation" : GraphQLOperationType(operation.operation).suffix
+        }
+        let generatedNames = GeneratedNames(
+            operations: documents.operations, fragmentNames: Array(documents.fragments.keys), schema: index.schema,
+            namespace: options.namespace, suffix: suffix)
+        var topLevel: [String: SourceLocation?] = [:]
         var operationTypeNames: [(OperationDefinition, String, String)] = []  // operation, Swift type, root type
         for operation in documents.operations {
             let kind = GraphQLOperationType(operation.operation)
             let name = operation.name?.value ?? ""
-            // A local cache mutation is named as Apollo names it: `…LocalCacheMutation`.
-            let suffix = operation.directives.contains { $0.name.value == ClientDirectives.localCacheMutation } ? "LocalCacheMutation" : kind.suffix
-            let typeName = name.hasSuffix(suffix) ? name : name + suffix
+            let typeName = generatedNames.operations[name] ?? name + suffix(operation)
             guard let rootType = rootTypes[kind] else {
                 errors.append(CodegenError("the schema has no \(kind.rawValue) type", at: .of(operation)))
                 continue
             }
-            claim(typeName, at: .of(operation))
+            topLevel[typeName] = .of(operation)
             operationTypeNames.append((operation, typeName, rootType))
         }
         for name in documents.fragments.keys.sorted() {
-            claim(name, at: .of(documents.fragments[name]))
-        }
-        // Generated code names BatonAPI's and Swift's types module-qualified: a type named like
-        // either module would hide it.
-        for name in topLevel.keys.sorted() where SwiftNaming.moduleNames.contains(name) {
-            errors.append(
-                CodegenError(
-                    "the generated type \"\(name)\" would hide the \(name) module that generated code refers to; rename it",
-                    at: topLevel[name] ?? nil))
+            topLevel[generatedNames.fragments[name] ?? name] = .of(documents.fragments[name])
         }
         if let namespace = options.namespace, SwiftNaming.moduleNames.contains(namespace) {
             errors.append(CodegenError("the namespace \"\(namespace)\" would hide the \(namespace) module that generated code refers to"))
@@ -161,7 +152,10 @@ public enum CodeGenerator {
         } else if let namespace = options.namespace {
             reserved.insert(namespace)
         }
-        let builder = ScopeBuilder(index: index, fragments: documents.fragments, arguments: fragmentArguments, reservedNames: reserved)
+        let fragmentTypeNames = generatedNames.fragments.filter { $0.key != $0.value }
+        let builder = ScopeBuilder(
+            index: index, fragments: documents.fragments, arguments: fragmentArguments, reservedNames: reserved,
+            fragmentTypeNames: fragmentTypeNames)
         let fragmentNames = documents.fragments.keys.sorted()
         for name in fragmentNames { _ = builder.fragmentScope(name) }
         var operationScopes: [SelectionScope] = []
@@ -177,16 +171,27 @@ public enum CodeGenerator {
         for operation in documents.operations {
             for definition in operation.variableDefinitions { used.collect(definition.type) }
         }
-        for name in used.enums + used.inputObjects + used.customScalars {
-            if let location = topLevel[name] {
-                errors.append(CodegenError("\"\(name)\" is also a schema type; rename the operation or fragment", at: location))
-            } else if options.namespace == nil, SwiftNaming.moduleNames.contains(name) {
-                errors.append(
-                    CodegenError(
-                        "the schema type \"\(name)\" would hide the \(name) module that generated code refers to; generate with a namespace",
-                        at: schema.typeLocations[name]))
-            }
+        for name in used.enums + used.inputObjects + used.customScalars
+        where options.namespace == nil && SwiftNaming.moduleNames.contains(name) {
+            errors.append(
+                CodegenError(
+                    "the schema type \"\(name)\" would hide the \(name) module that generated code refers to; generate with a namespace",
+                    at: schema.typeLocations[name]))
         }
+        // Names a member of a generated type could hide are reached through `__Name`.
+        names.fragmentTypeNames = fragmentTypeNames
+        names.fragmentAccessorNames = TypeNames.fragmentAccessorNames(documents.fragments.keys)
+        var topLevelNames = Array(topLevel.keys)
+        if let namespace = options.namespace {
+            topLevelNames.append(namespace)
+        } else {
+            topLevelNames += used.enums + used.inputObjects + used.customScalars
+        }
+        names.shadowed = GeneratedNames.shadowable(topLevelNames, scopes: Array(builder.fragmentScopes.values) + operationScopes, names: names)
+        for scope in builder.fragmentScopes.values where names.shadowed.contains(scope.swiftName) {
+            scope.topLevelReference = names.reference(scope.swiftName)
+        }
+        for scope in operationScopes { scope.qualifiedPrefix = names.reference(scope.qualifiedPrefix) }
         if !errors.isEmpty { throw CodegenErrors(errors) }
 
         let merger = FieldMerger(builder: builder)
@@ -194,7 +199,7 @@ public enum CodeGenerator {
             if let scope = builder.fragmentScope(name) { merger.resolveTree(scope) }
         }
         var selectionSets = SelectionSetRenderer(merger: merger, names: names)
-        if let namespace = options.namespace { selectionSets.schemaMetadataReference = namespace + ".schemaMetadata" }
+        if let namespace = options.namespace { selectionSets.schemaMetadataReference = names.reference(namespace) + ".schemaMetadata" }
         for ((operation, typeName, _), scope) in zip(operationTypeNames, operationScopes)
         where options.selectionSetInitializers.includesOperation(named: operation.name?.value ?? "", typeName: typeName) {
             selectionSets.initializerScopes.insert(ObjectIdentifier(scope))
@@ -217,6 +222,7 @@ public enum CodeGenerator {
             }
             let written = documents.sourcePaths["operation " + (operation.name?.value ?? "")] ?? ""
             let source = refetchQueries.fragmentPaths[written] ?? written
+            if let alias = names.alias(for: typeName) { writer.raw(alias) }
             units.append(("Operations/\(typeName).swift", source, writer.text))
             // A local cache mutation is never sent: not a persisted query.
             if operation.directives.contains(where: { $0.name.value == ClientDirectives.localCacheMutation }) { continue }
@@ -234,7 +240,7 @@ public enum CodeGenerator {
                 w.line("public static let fragmentDefinition = \(SwiftNaming.stringLiteral(DocumentPrinter.fragment(definition)))")
                 w.line()
             }
-            if let alias = SwiftNaming.topLevelAlias(name) { writer.raw(alias) }
+            if let alias = names.alias(for: scope.swiftName) { writer.raw(alias) }
             if let refetchable = refetchQueries.refetchables[name] {
                 writer.line()
                 // Mapped providers of the refetch query's provided variables give their values
@@ -249,7 +255,9 @@ public enum CodeGenerator {
                         provided.append((variable.variableName, "(\(providerType).value as \(names.input(type))).variableJSON ?? .null"))
                     }
                 }
-                renderRefetchable(refetchable, provided: provided, into: &writer)
+                renderRefetchable(
+                    refetchable, typeName: scope.swiftName, queryType: generatedNames.operations[refetchable.queryName], provided: provided,
+                    into: &writer)
                 if let refetchQuery {
                     writer.line()
                     do throws(CodegenError) {
@@ -259,7 +267,7 @@ public enum CodeGenerator {
                     }
                 }
             }
-            units.append(("Fragments/\(name).swift", documents.sourcePaths["fragment " + name] ?? "", writer.text))
+            units.append(("Fragments/\(scope.swiftName).swift", documents.sourcePaths["fragment " + name] ?? "", writer.text))
         }
         if !errors.isEmpty { throw CodegenErrors(errors) }
 
@@ -269,7 +277,7 @@ public enum CodeGenerator {
                 writer.block("extension \(namespace)") { render(&$0) }
             } else {
                 render(&writer)
-                if let alias = SwiftNaming.topLevelAlias(name) { writer.raw(alias) }
+                if let alias = names.alias(for: name) { writer.raw(alias) }
             }
             return writer.text
         }
@@ -294,10 +302,10 @@ public enum CodeGenerator {
         var metadataWriter = SwiftWriter()
         if let namespace = options.namespace {
             metadataWriter.block("extension \(namespace)") { w in
-                SchemaMetadataRenderer(index: index).render(into: &w, declaration: "public static let schemaMetadata")
+                SchemaMetadataRenderer(index: index).render(into: &w, declaration: "public static let schemaMetadata: BatonAPI.SchemaMetadata")
             }
         } else {
-            SchemaMetadataRenderer(index: index).render(into: &metadataWriter, declaration: "public let schemaMetadata")
+            SchemaMetadataRenderer(index: index).render(into: &metadataWriter, declaration: "public let schemaMetadata: BatonAPI.SchemaMetadata")
         }
         schemaUnits.append(("Schema/SchemaMetadata.swift", metadataWriter.text))
 
@@ -379,12 +387,15 @@ public enum CodeGenerator {
     }
 
     /// The `RefetchableFragment` (or `PaginatedFragment`) conformance of a `@refetchable` fragment.
+    /// `typeName`: the fragment's Swift type; `queryType`: its refetch query's (by default the query's
+    /// name with `Query`).
     static func renderRefetchable(
-        _ refetchable: RefetchableFragment, provided: [(name: String, expression: String)] = [], into writer: inout SwiftWriter
+        _ refetchable: RefetchableFragment, typeName: String? = nil, queryType: String? = nil,
+        provided: [(name: String, expression: String)] = [], into writer: inout SwiftWriter
     ) {
-        let queryType = refetchable.queryName.hasSuffix("Query") ? refetchable.queryName : refetchable.queryName + "Query"
+        let queryType = queryType ?? (refetchable.queryName.hasSuffix("Query") ? refetchable.queryName : refetchable.queryName + "Query")
         let paginated = refetchable.connectionPath != nil && (refetchable.forward != nil || refetchable.backward != nil)
-        writer.block("extension \(refetchable.fragmentName): \(paginated ? "BatonAPI.PaginatedFragment" : "BatonAPI.GraphQLRefetchableFragment")") { w in
+        writer.block("extension \(typeName ?? refetchable.fragmentName): \(paginated ? "BatonAPI.PaginatedFragment" : "BatonAPI.GraphQLRefetchableFragment")") { w in
             w.line("public typealias RefetchQuery = \(queryType)")
             w.line("public static let refetchRoot: BatonAPI.RefetchRoot = .\(refetchable.root.rawValue)")
             let defaults = refetchable.argumentDefaults.map { "\(SwiftNaming.stringLiteral($0.name)): \(ValueRenderer.jsonValue($0.value))" }

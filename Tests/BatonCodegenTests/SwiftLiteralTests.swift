@@ -98,7 +98,7 @@ struct ClientDirectiveTests {
         let schemaTypes = try #require(output.files.last?.contents)
         #expect(schemaTypes.contains("public enum StarWars {}"))
         #expect(schemaTypes.contains("extension StarWars {\n    /// The episodes in the Star Wars trilogy\n    public enum Episode: Swift.String, BatonAPI.EnumType {"))
-        #expect(schemaTypes.contains("public static let schemaMetadata = BatonAPI.SchemaMetadata("))
+        #expect(schemaTypes.contains("public static let schemaMetadata: BatonAPI.SchemaMetadata = BatonAPI.SchemaMetadata("))
         #expect(output.files[1].contents.contains("public var episode: BatonAPI.GraphQLNullable<BatonAPI.GraphQLEnum<StarWars.Episode>>"))
     }
 }

@@ -8,12 +8,18 @@ final class ScopeBuilder {
     let fragmentArguments: FragmentArgumentTable
     /// Names nested structs must avoid: top-level generated types and Swift/Baton names.
     let reservedNames: Set<String>
+    /// Fragments' Swift type names by GraphQL name, where they differ (`GeneratedNames`).
+    let fragmentTypeNames: [String: String]
     private(set) var fragmentScopes: [String: SelectionScope] = [:]
     private var building: Set<String> = []
     var errors: [CodegenError] = []
 
-    init(index: SchemaIndex, fragments: [String: FragmentDefinition], arguments: FragmentArgumentTable, reservedNames: Set<String>) {
+    init(
+        index: SchemaIndex, fragments: [String: FragmentDefinition], arguments: FragmentArgumentTable, reservedNames: Set<String>,
+        fragmentTypeNames: [String: String] = [:]
+    ) {
         self.index = index
+        self.fragmentTypeNames = fragmentTypeNames
         self.fragmentDefinitions = fragments
         self.fragmentArguments = arguments
         self.reservedNames = reservedNames.union(SwiftNaming.reservedTypeNames)
@@ -26,7 +32,7 @@ final class ScopeBuilder {
         building.insert(name)
         defer { building.remove(name) }
         let scope = SelectionScope(
-            kind: .fragment, typeName: definition.typeCondition.name.value, swiftName: name, enclosing: nil, qualifiedPrefix: "")
+            kind: .fragment, typeName: definition.typeCondition.name.value, swiftName: fragmentTypeNames[name] ?? name, enclosing: nil, qualifiedPrefix: "")
         scope.isLocalCacheMutation = definition.directives.contains { $0.name.value == ClientDirectives.localCacheMutation }
         fill(scope, with: [definition.selectionSet], addTypename: true)
         fragmentScopes[name] = scope

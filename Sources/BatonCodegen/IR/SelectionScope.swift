@@ -20,6 +20,9 @@ final class SelectionScope {
     weak var enclosing: SelectionScope?
     /// The Swift path of the top-level type this scope sits in (the operation or fragment).
     var qualifiedPrefix: String
+    /// For a fragment: how generated code refers to its type (`TypeNames.reference`), when that
+    /// is not its name.
+    var topLevelReference: String?
 
     /// The selections as written, merged by response key: what `__selections` lists.
     var selections: [ScopedSelection] = []
@@ -56,7 +59,7 @@ final class SelectionScope {
     /// The struct's full Swift name, `HeroAndFriendsQuery.Data.Hero`.
     var qualifiedName: String {
         if let enclosing { return enclosing.qualifiedName + "." + swiftName }
-        if kind == .fragment { return SwiftNaming.topLevelReference(swiftName) }
+        if kind == .fragment { return topLevelReference ?? swiftName }
         return qualifiedPrefix.isEmpty ? swiftName : qualifiedPrefix + "." + swiftName
     }
 

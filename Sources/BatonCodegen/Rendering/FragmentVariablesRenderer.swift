@@ -14,7 +14,7 @@ struct FragmentVariablesRenderer {
             if name.hasPrefix("__relay_internal__pv__") { continue }
             variables.append(try operations.variable(definition))
         }
-        writer.block("extension \(refetchable.fragmentName)") { w in
+        writer.block("extension \(operations.names.fragmentType(refetchable.fragmentName))") { w in
             w.line("/// The values of \(refetchable.fragmentName)'s variables, for `refetch` and pagination.")
             w.block("public struct Variables: BatonAPI.FragmentVariables") { w in
                 OperationRenderer.renderProperties(variables, into: &w)

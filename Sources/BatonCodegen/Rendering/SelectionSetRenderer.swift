@@ -92,7 +92,7 @@ struct SelectionSetRenderer {
                 parts.append("selections: \(child.swiftName).__selections")
                 entries.append(".inlineFragment(" + parts.joined(separator: ", ") + ")")
             case .fragmentSpread(let name, let conditionList, let isDeferred, let arguments, _):
-                let type = SwiftNaming.topLevelReference(name)
+                let type = names.fragment(name)
                 var parts = [SwiftNaming.stringLiteral(name), "on: \(type).__parentType"]
                 if !conditionList.isEmpty { parts.append("conditions: \(conditions(conditionList))") }
                 if isDeferred { parts.append("isDeferred: true") }
@@ -129,7 +129,9 @@ struct SelectionSetRenderer {
             w.line("public \(mutable ? "var" : "let") __data: BatonAPI.DataDict")
             w.line("public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }")
             w.line()
-            w.line("public static let __parentType = \(typeCondition(scope.typeName))")
+            // Declared types throughout: a file that refers to another's static (a fragment's
+            // `__parentType`, the schema metadata) then never type-checks its initializer again.
+            w.line("public static let __parentType: BatonAPI.TypeCondition = \(typeCondition(scope.typeName))")
             w.line("public static var __schema: BatonAPI.SchemaMetadata? { \(schemaMetadataReference) }")
             if scope.kind == .merged {
                 let sources = scope.extraSources.map { "\($0.qualifiedName).__selections" }
@@ -183,7 +185,7 @@ struct SelectionSetRenderer {
             // Relay's `@alias` on spreads: the fragment through a property of its own.
             var aliased: Set<String> = []
             for case .fragmentSpread(let name, let conditions, let isDeferred, _, let alias?) in scope.selections where aliased.insert(alias).inserted {
-                let type = SwiftNaming.topLevelReference(name)
+                let type = names.fragment(name)
                 let always = conditions.isEmpty && !isDeferred
                     && (merger.builder.fragmentScope(name).map { index.condition($0.typeName, alwaysMatches: scope.typeName) } ?? false)
                 if aliased.count == 1 { w.line() }
@@ -205,11 +207,11 @@ struct SelectionSetRenderer {
                     f.line("public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }")
                     f.line()
                     for fragment in fragments {
-                        let accessor = SwiftNaming.identifier(SwiftNaming.lowerCamel(fragment.name))
+                        let accessor = SwiftNaming.identifier(names.fragmentAccessor(fragment.name))
                         if fragment.isOptional {
-                            f.line("public var \(accessor): \(SwiftNaming.topLevelReference(fragment.name))? { _toConditionalFragment() }")
+                            f.line("public var \(accessor): \(names.fragment(fragment.name))? { _toConditionalFragment() }")
                         } else {
-                            f.line("public var \(accessor): \(SwiftNaming.topLevelReference(fragment.name)) { _toFragment() }")
+                            f.line("public var \(accessor): \(names.fragment(fragment.name)) { _toFragment() }")
                         }
                     }
                 }

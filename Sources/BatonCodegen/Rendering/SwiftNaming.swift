@@ -27,20 +27,9 @@ enum SwiftNaming {
 
     /// Names of members that generated types declare (an operation's `Data`, a selection set's
     /// `Fragments`, a refetchable fragment's `RefetchQuery` and `Variables`): inside those types
-    /// they hide a top-level type of the same name, which generated code then reaches through `__Name`.
+    /// they hide a top-level type of the same name, which generated code then reaches through `__Name`
+    /// (`TypeNames.reference`).
     static let memberTypeNames: Set<String> = ["Data", "Fragments", "RefetchQuery", "Variables"]
-
-    /// How generated code refers to a top-level generated type (a fragment, or a schema type
-    /// outside a namespace): its name, or `__Name` when a member type could hide it. GraphQL
-    /// reserves names starting with `__`, so the alias never meets a user's name.
-    static func topLevelReference(_ name: String) -> String {
-        memberTypeNames.contains(name) ? "__" + name : name
-    }
-
-    /// The alias `topLevelReference` needs for `name`, declared beside the type, or nil.
-    static func topLevelAlias(_ name: String) -> String? {
-        memberTypeNames.contains(name) ? "public typealias __\(name) = \(name)\n" : nil
-    }
 
     /// An identifier, backticked when it is a keyword.
     static func identifier(_ name: String) -> String {

@@ -6,10 +6,57 @@ struct TypeNames {
     let customScalars: [String: String]
     /// Relay providers mapped to Swift types.
     var providedVariables: [String: String] = [:]
+    /// Fragments' Swift type names by GraphQL name, where they differ (`GeneratedNames`).
+    var fragmentTypeNames: [String: String] = [:]
+    /// Top-level generated names that a member of a generated type could hide: generated code
+    /// reaches them through `__Name` (`GeneratedNames.shadowable`).
+    var shadowed: Set<String> = []
+
+    /// How generated code refers to a top-level generated type (an operation, a fragment, a schema
+    /// type outside a namespace, the namespace): its name, or `__Name` when a member of a
+    /// generated type could hide it. GraphQL reserves names starting with `__`, so the alias
+    /// never meets a user's name.
+    func reference(_ topLevel: String) -> String {
+        shadowed.contains(topLevel) ? "__" + topLevel : topLevel
+    }
+
+    /// The alias `reference` needs for `topLevel`, declared beside the type, or nil.
+    func alias(for topLevel: String) -> String? {
+        shadowed.contains(topLevel) ? "public typealias __\(topLevel) = \(topLevel)\n" : nil
+    }
+
+    /// A fragment's Swift type name.
+    func fragmentType(_ name: String) -> String {
+        fragmentTypeNames[name] ?? name
+    }
+
+    /// Fragments' accessor names in `Fragments` where two fragments' lower-camel names are the
+    /// same (`project` and `Project`): their GraphQL names.
+    var fragmentAccessorNames: [String: String] = [:]
+
+    /// A fragment's accessor in `Fragments`: `CharacterName` → `characterName`.
+    func fragmentAccessor(_ name: String) -> String {
+        fragmentAccessorNames[name] ?? SwiftNaming.lowerCamel(name)
+    }
+
+    /// Accessor names for fragments whose lower-camel names are the same: each its own name.
+    static func fragmentAccessorNames(_ fragments: some Sequence<String>) -> [String: String] {
+        let groups = Dictionary(grouping: fragments, by: SwiftNaming.lowerCamel)
+        var result: [String: String] = [:]
+        for (_, names) in groups where names.count > 1 {
+            for name in names { result[name] = name }
+        }
+        return result
+    }
+
+    /// How generated code refers to a fragment's Swift type.
+    func fragment(_ name: String) -> String {
+        reference(fragmentType(name))
+    }
 
     /// A schema type's Swift name (inside the namespace when there is one).
     func schemaType(_ name: String) -> String {
-        namespace.map { "\($0).\(name)" } ?? SwiftNaming.topLevelReference(name)
+        namespace.map { "\(reference($0)).\(name)" } ?? reference(name)
     }
 
     func scalar(_ name: String) -> String {

@@ -3,16 +3,35 @@ enum ClientDirectives {
     /// Path used in locations of errors inside these declarations.
     static let sourceName = "<baton client directives>"
 
-    /// Each directive's name and SDL declaration.
+    /// Each directive's name and SDL declaration (with the enum types its arguments take, when
+    /// the schema lacks them: `enumTypes`).
+    ///
+    /// Relay's document directives are declared as relay-compiler declares them. Those whose
+    /// meaning Baton does not implement yet are accepted and stripped from what is sent, so that a
+    /// Relay app's documents generate; what they mean is issue 29's:
+    /// - `@relay(mask: false)` on a spread: the fragment's fields are read on the parent, which
+    ///   Baton always does (a spread's fields are merged into the parent's accessors);
+    ///   `@relay(plural: true)`: the fragment is spread into each item of a list and read per item
+    ///   (`items.map(\.fragments.row)`), as any fragment is; no array-level reader.
+    /// - `@inline`: the fragment is read through `fragments` like any other (no `readInlineData`).
+    /// - `@raw_response_type`: no raw response type is generated.
+    /// - `@preloadable`: no preloading registry.
+    /// - `@required(action:)`, `@catch(to:)`, `@throwOnFieldError`: accepted only; the field's
+    ///   nullability and errors are as without them (issue 29).
+    /// - `@refetchable(directives:, preferFetchable:)` and `@connection(handler:,
+    ///   dynamicKey_UNSTABLE:, prefetchable_pagination:)`: those arguments are accepted and ignored.
     static let declarations: [(name: String, sdl: String)] = [
-        ("connection", "directive @connection(key: String!, filters: [String!]) on FIELD"),
+        (
+            "connection",
+            "directive @connection(key: String!, filters: [String], handler: String, dynamicKey_UNSTABLE: String, prefetchable_pagination: Boolean) on FIELD"
+        ),
         ("appendNode", "directive @appendNode(connections: [ID!]!, edgeTypeName: String!) on FIELD"),
         ("prependNode", "directive @prependNode(connections: [ID!]!, edgeTypeName: String!) on FIELD"),
         ("appendEdge", "directive @appendEdge(connections: [ID!]!) on FIELD"),
         ("prependEdge", "directive @prependEdge(connections: [ID!]!) on FIELD"),
         ("deleteEdge", "directive @deleteEdge(connections: [ID!]!) on FIELD"),
         ("deleteRecord", "directive @deleteRecord on FIELD"),
-        ("refetchable", "directive @refetchable(queryName: String!) on FRAGMENT_DEFINITION"),
+        ("refetchable", "directive @refetchable(queryName: String!, directives: [String!], preferFetchable: Boolean) on FRAGMENT_DEFINITION"),
         ("argumentDefinitions", "directive @argumentDefinitions on FRAGMENT_DEFINITION"),
         ("arguments", "directive @arguments on FRAGMENT_SPREAD"),
         ("defer", "directive @defer(label: String, if: Boolean! = true) on FRAGMENT_SPREAD | INLINE_FRAGMENT"),
@@ -20,6 +39,20 @@ enum ClientDirectives {
         ("typePolicy", "directive @typePolicy(keyFields: String!) on OBJECT | INTERFACE"),
         ("alias", "directive @alias(as: String) on FRAGMENT_SPREAD | INLINE_FRAGMENT"),
         (localCacheMutation, "directive @\(localCacheMutation) on QUERY | MUTATION | SUBSCRIPTION | FRAGMENT_DEFINITION"),
+        ("relay", "directive @relay(mask: Boolean, plural: Boolean) on FRAGMENT_DEFINITION | FRAGMENT_SPREAD"),
+        ("inline", "directive @inline on FRAGMENT_DEFINITION"),
+        ("raw_response_type", "directive @raw_response_type on QUERY | MUTATION | SUBSCRIPTION"),
+        ("preloadable", "directive @preloadable(hackPreloader: Boolean) on QUERY"),
+        ("required", "directive @required(action: RequiredFieldAction!) on FIELD"),
+        ("catch", "directive @catch(to: CatchFieldTo! = RESULT) on FIELD | FRAGMENT_DEFINITION | QUERY | MUTATION | INLINE_FRAGMENT"),
+        ("throwOnFieldError", "directive @throwOnFieldError on QUERY | MUTATION | SUBSCRIPTION | FRAGMENT_DEFINITION"),
+    ]
+
+    /// The enum types Relay's directives take, by directive: declared with the directive when the
+    /// schema has no type of that name.
+    static let enumTypes: [String: (name: String, sdl: String)] = [
+        "required": ("RequiredFieldAction", "enum RequiredFieldAction { NONE LOG THROW }"),
+        "catch": ("CatchFieldTo", "enum CatchFieldTo { NULL RESULT }"),
     ]
 
     /// Directives that only the client understands: the documents sent to servers leave them
@@ -27,6 +60,7 @@ enum ClientDirectives {
     static let clientOnly: Set<String> = [
         "connection", "appendNode", "prependNode", "appendEdge", "prependEdge", "deleteEdge", "deleteRecord",
         "refetchable", "argumentDefinitions", "arguments", "alias", localCacheMutation,
+        "relay", "inline", "raw_response_type", "preloadable", "required", "catch", "throwOnFieldError",
     ]
 
     /// Apollo's mark of an operation or fragment whose generated types are mutable, for typed
@@ -36,8 +70,14 @@ enum ClientDirectives {
     /// Directives whose arguments are free-form (Relay's fragment arguments).
     static let freeFormArguments: Set<String> = ["argumentDefinitions", "arguments"]
 
-    /// The SDL declaring the directives of `declarations` whose names are not in `declared`.
-    static func missingDeclarations(declared: Set<String>) -> String {
-        declarations.filter { !declared.contains($0.name) }.map(\.sdl).joined(separator: "\n")
+    /// The SDL declaring the directives of `declarations` whose names are not in `declared`, with
+    /// the enum types they take that are not in `types`.
+    static func missingDeclarations(declared: Set<String>, types: Set<String> = []) -> String {
+        declarations.filter { !declared.contains($0.name) }
+            .flatMap { declaration in
+                let enumType = enumTypes[declaration.name].flatMap { types.contains($0.name) ? nil : $0.sdl }
+                return [declaration.sdl] + (enumType.map { [$0] } ?? [])
+            }
+            .joined(separator: "\n")
     }
 }

@@ -61,7 +61,8 @@ public enum SchemaLoader {
         if !errors.isEmpty { throw CodegenErrors(errors) }
         guard let firstDocument else { throw CodegenErrors([CodegenError("no schema file was given")]) }
         let declared = Set(definitions.compactMap { ($0 as? DirectiveDefinition)?.name.value })
-        let missing = ClientDirectives.missingDeclarations(declared: declared)
+        let types = Set(definitions.compactMap { ($0 as? any TypeDefinition)?.name.value })
+        let missing = ClientDirectives.missingDeclarations(declared: declared, types: types)
         if !missing.isEmpty {
             do throws(CodegenError) {
                 definitions.append(contentsOf: try parseSDL(missing, name: ClientDirectives.sourceName).definitions)

@@ -14,7 +14,7 @@ public struct AllAnimalsLocalCacheMutation: BatonAPI.LocalCacheMutation {
         public var __data: BatonAPI.DataDict
         public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }
 
-        public static let __parentType = BatonAPI.TypeCondition("Query")
+        public static let __parentType: BatonAPI.TypeCondition = BatonAPI.TypeCondition("Query")
         public static var __schema: BatonAPI.SchemaMetadata? { AnimalKingdomAPI.schemaMetadata }
         public static let __selections: [BatonAPI.Selection] = [
             .field("allAnimals", type: .nonNull(.list(.nonNull(.object("Animal")))), selections: AllAnimal.__selections),
@@ -32,7 +32,7 @@ public struct AllAnimalsLocalCacheMutation: BatonAPI.LocalCacheMutation {
             public var __data: BatonAPI.DataDict
             public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }
 
-            public static let __parentType = BatonAPI.TypeCondition("Animal", possibleTypes: ["Bird", "Cat", "Crocodile", "Dog", "Fish", "Human", "Rat"])
+            public static let __parentType: BatonAPI.TypeCondition = BatonAPI.TypeCondition("Animal", possibleTypes: ["Bird", "Cat", "Crocodile", "Dog", "Fish", "Human", "Rat"])
             public static var __schema: BatonAPI.SchemaMetadata? { AnimalKingdomAPI.schemaMetadata }
             public static let __selections: [BatonAPI.Selection] = [
                 .field("__typename", type: .nonNull(.scalar("String"))),
@@ -62,7 +62,7 @@ public struct AllAnimalsLocalCacheMutation: BatonAPI.LocalCacheMutation {
                 public var __data: BatonAPI.DataDict
                 public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }
 
-                public static let __parentType = BatonAPI.TypeCondition("Bird")
+                public static let __parentType: BatonAPI.TypeCondition = BatonAPI.TypeCondition("Bird")
                 public static var __schema: BatonAPI.SchemaMetadata? { AnimalKingdomAPI.schemaMetadata }
                 public static let __selections: [BatonAPI.Selection] = [
                     .field("wingspan", type: .nonNull(.scalar("Float"))),

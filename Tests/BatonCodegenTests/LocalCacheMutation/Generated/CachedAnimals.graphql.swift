@@ -14,7 +14,7 @@ public struct CachedAnimalsQuery: BatonAPI.GraphQLQuery {
         public let __data: BatonAPI.DataDict
         public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }
 
-        public static let __parentType = BatonAPI.TypeCondition("Query")
+        public static let __parentType: BatonAPI.TypeCondition = BatonAPI.TypeCondition("Query")
         public static var __schema: BatonAPI.SchemaMetadata? { AnimalKingdomAPI.schemaMetadata }
         public static let __selections: [BatonAPI.Selection] = [
             .field("allAnimals", type: .nonNull(.list(.nonNull(.object("Animal")))), selections: AllAnimal.__selections),
@@ -29,7 +29,7 @@ public struct CachedAnimalsQuery: BatonAPI.GraphQLQuery {
             public let __data: BatonAPI.DataDict
             public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }
 
-            public static let __parentType = BatonAPI.TypeCondition("Animal", possibleTypes: ["Bird", "Cat", "Crocodile", "Dog", "Fish", "Human", "Rat"])
+            public static let __parentType: BatonAPI.TypeCondition = BatonAPI.TypeCondition("Animal", possibleTypes: ["Bird", "Cat", "Crocodile", "Dog", "Fish", "Human", "Rat"])
             public static var __schema: BatonAPI.SchemaMetadata? { AnimalKingdomAPI.schemaMetadata }
             public static let __selections: [BatonAPI.Selection] = [
                 .field("__typename", type: .nonNull(.scalar("String"))),
@@ -54,7 +54,7 @@ public struct CachedAnimalsQuery: BatonAPI.GraphQLQuery {
                 public let __data: BatonAPI.DataDict
                 public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }
 
-                public static let __parentType = BatonAPI.TypeCondition("Bird")
+                public static let __parentType: BatonAPI.TypeCondition = BatonAPI.TypeCondition("Bird")
                 public static var __schema: BatonAPI.SchemaMetadata? { AnimalKingdomAPI.schemaMetadata }
                 public static let __selections: [BatonAPI.Selection] = [
                     .field("wingspan", type: .nonNull(.scalar("Float"))),
@@ -76,7 +76,7 @@ public struct CachedAnimalsQuery: BatonAPI.GraphQLQuery {
                 public let __data: BatonAPI.DataDict
                 public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }
 
-                public static let __parentType = BatonAPI.TypeCondition("Pet", possibleTypes: ["Bird", "Cat", "Dog", "Fish", "PetRock", "Rat"])
+                public static let __parentType: BatonAPI.TypeCondition = BatonAPI.TypeCondition("Pet", possibleTypes: ["Bird", "Cat", "Dog", "Fish", "PetRock", "Rat"])
                 public static var __schema: BatonAPI.SchemaMetadata? { AnimalKingdomAPI.schemaMetadata }
                 public static let __selections: [BatonAPI.Selection] = [
                     .field("humanName", type: .scalar("String")),
@@ -98,7 +98,7 @@ public struct CachedAnimalsQuery: BatonAPI.GraphQLQuery {
                     public let __data: BatonAPI.DataDict
                     public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }
 
-                    public static let __parentType = BatonAPI.TypeCondition("Human")
+                    public static let __parentType: BatonAPI.TypeCondition = BatonAPI.TypeCondition("Human")
                     public static var __schema: BatonAPI.SchemaMetadata? { AnimalKingdomAPI.schemaMetadata }
                     public static let __selections: [BatonAPI.Selection] = [
                         .field("__typename", type: .nonNull(.scalar("String"))),
@@ -133,7 +133,7 @@ public struct CachedPetsQuery: BatonAPI.GraphQLQuery {
         public let __data: BatonAPI.DataDict
         public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }
 
-        public static let __parentType = BatonAPI.TypeCondition("Query")
+        public static let __parentType: BatonAPI.TypeCondition = BatonAPI.TypeCondition("Query")
         public static var __schema: BatonAPI.SchemaMetadata? { AnimalKingdomAPI.schemaMetadata }
         public static let __selections: [BatonAPI.Selection] = [
             .field("pets", type: .nonNull(.list(.nonNull(.object("Pet")))), arguments: ["filters": .variable("filters")], selections: Pet.__selections),
@@ -148,7 +148,7 @@ public struct CachedPetsQuery: BatonAPI.GraphQLQuery {
             public let __data: BatonAPI.DataDict
             public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }
 
-            public static let __parentType = BatonAPI.TypeCondition("Pet", possibleTypes: ["Bird", "Cat", "Dog", "Fish", "PetRock", "Rat"])
+            public static let __parentType: BatonAPI.TypeCondition = BatonAPI.TypeCondition("Pet", possibleTypes: ["Bird", "Cat", "Dog", "Fish", "PetRock", "Rat"])
             public static var __schema: BatonAPI.SchemaMetadata? { AnimalKingdomAPI.schemaMetadata }
             public static let __selections: [BatonAPI.Selection] = [
                 .field("__typename", type: .nonNull(.scalar("String"))),

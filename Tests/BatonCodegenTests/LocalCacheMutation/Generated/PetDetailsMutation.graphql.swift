@@ -8,7 +8,7 @@ public struct PetDetailsMutation: BatonAPI.MutableFragment {
     public var __data: BatonAPI.DataDict
     public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }
 
-    public static let __parentType = BatonAPI.TypeCondition("Pet", possibleTypes: ["Bird", "Cat", "Dog", "Fish", "PetRock", "Rat"])
+    public static let __parentType: BatonAPI.TypeCondition = BatonAPI.TypeCondition("Pet", possibleTypes: ["Bird", "Cat", "Dog", "Fish", "PetRock", "Rat"])
     public static var __schema: BatonAPI.SchemaMetadata? { AnimalKingdomAPI.schemaMetadata }
     public static let __selections: [BatonAPI.Selection] = [
         .field("__typename", type: .nonNull(.scalar("String"))),
@@ -32,7 +32,7 @@ public struct PetDetailsMutation: BatonAPI.MutableFragment {
         public var __data: BatonAPI.DataDict
         public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }
 
-        public static let __parentType = BatonAPI.TypeCondition("Human")
+        public static let __parentType: BatonAPI.TypeCondition = BatonAPI.TypeCondition("Human")
         public static var __schema: BatonAPI.SchemaMetadata? { AnimalKingdomAPI.schemaMetadata }
         public static let __selections: [BatonAPI.Selection] = [
             .field("__typename", type: .nonNull(.scalar("String"))),

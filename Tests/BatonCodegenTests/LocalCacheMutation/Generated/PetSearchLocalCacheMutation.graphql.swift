@@ -20,7 +20,7 @@ public struct PetSearchLocalCacheMutation: BatonAPI.LocalCacheMutation {
         public var __data: BatonAPI.DataDict
         public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }
 
-        public static let __parentType = BatonAPI.TypeCondition("Query")
+        public static let __parentType: BatonAPI.TypeCondition = BatonAPI.TypeCondition("Query")
         public static var __schema: BatonAPI.SchemaMetadata? { AnimalKingdomAPI.schemaMetadata }
         public static let __selections: [BatonAPI.Selection] = [
             .field("pets", type: .nonNull(.list(.nonNull(.object("Pet")))), arguments: ["filters": .variable("filters")], selections: Pet.__selections),
@@ -38,7 +38,7 @@ public struct PetSearchLocalCacheMutation: BatonAPI.LocalCacheMutation {
             public var __data: BatonAPI.DataDict
             public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }
 
-            public static let __parentType = BatonAPI.TypeCondition("Pet", possibleTypes: ["Bird", "Cat", "Dog", "Fish", "PetRock", "Rat"])
+            public static let __parentType: BatonAPI.TypeCondition = BatonAPI.TypeCondition("Pet", possibleTypes: ["Bird", "Cat", "Dog", "Fish", "PetRock", "Rat"])
             public static var __schema: BatonAPI.SchemaMetadata? { AnimalKingdomAPI.schemaMetadata }
             public static let __selections: [BatonAPI.Selection] = [
                 .field("__typename", type: .nonNull(.scalar("String"))),

@@ -127,7 +127,7 @@ extension AnimalKingdomAPI {
 
 extension AnimalKingdomAPI {
     /// The schema's object types, interfaces, unions and cache key fields.
-    public static let schemaMetadata = BatonAPI.SchemaMetadata(
+    public static let schemaMetadata: BatonAPI.SchemaMetadata = BatonAPI.SchemaMetadata(
         objectTypes: [
             "Bird",
             "Cat",

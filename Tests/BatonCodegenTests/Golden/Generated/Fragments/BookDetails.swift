@@ -8,7 +8,7 @@ public struct BookDetails: BatonAPI.GraphQLFragment {
     public let __data: BatonAPI.DataDict
     public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }
 
-    public static let __parentType = BatonAPI.TypeCondition("Book")
+    public static let __parentType: BatonAPI.TypeCondition = BatonAPI.TypeCondition("Book")
     public static var __schema: BatonAPI.SchemaMetadata? { GoldenAPI.schemaMetadata }
     public static let __selections: [BatonAPI.Selection] = [
         .field("__typename", type: .nonNull(.scalar("String"))),
@@ -52,7 +52,7 @@ public struct BookDetails: BatonAPI.GraphQLFragment {
         public let __data: BatonAPI.DataDict
         public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }
 
-        public static let __parentType = BatonAPI.TypeCondition("Author")
+        public static let __parentType: BatonAPI.TypeCondition = BatonAPI.TypeCondition("Author")
         public static var __schema: BatonAPI.SchemaMetadata? { GoldenAPI.schemaMetadata }
         public static let __selections: [BatonAPI.Selection] = [
             .field("__typename", type: .nonNull(.scalar("String"))),

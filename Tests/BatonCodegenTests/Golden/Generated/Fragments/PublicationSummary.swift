@@ -8,7 +8,7 @@ public struct PublicationSummary: BatonAPI.GraphQLFragment {
     public let __data: BatonAPI.DataDict
     public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }
 
-    public static let __parentType = BatonAPI.TypeCondition("Publication", possibleTypes: ["Book", "Magazine"])
+    public static let __parentType: BatonAPI.TypeCondition = BatonAPI.TypeCondition("Publication", possibleTypes: ["Book", "Magazine"])
     public static var __schema: BatonAPI.SchemaMetadata? { GoldenAPI.schemaMetadata }
     public static let __selections: [BatonAPI.Selection] = [
         .field("__typename", type: .nonNull(.scalar("String"))),

@@ -22,7 +22,7 @@ public struct AddBookMutation: BatonAPI.GraphQLMutation {
         public let __data: BatonAPI.DataDict
         public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }
 
-        public static let __parentType = BatonAPI.TypeCondition("Mutation")
+        public static let __parentType: BatonAPI.TypeCondition = BatonAPI.TypeCondition("Mutation")
         public static var __schema: BatonAPI.SchemaMetadata? { GoldenAPI.schemaMetadata }
         public static let __selections: [BatonAPI.Selection] = [
             .field("addBook", type: .object("AddBookPayload"), arguments: ["input": .variable("input")], selections: AddBook.__selections),
@@ -44,7 +44,7 @@ public struct AddBookMutation: BatonAPI.GraphQLMutation {
             public let __data: BatonAPI.DataDict
             public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }
 
-            public static let __parentType = BatonAPI.TypeCondition("AddBookPayload")
+            public static let __parentType: BatonAPI.TypeCondition = BatonAPI.TypeCondition("AddBookPayload")
             public static var __schema: BatonAPI.SchemaMetadata? { GoldenAPI.schemaMetadata }
             public static let __selections: [BatonAPI.Selection] = [
                 .field("__typename", type: .nonNull(.scalar("String"))),
@@ -67,7 +67,7 @@ public struct AddBookMutation: BatonAPI.GraphQLMutation {
                 public let __data: BatonAPI.DataDict
                 public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }
 
-                public static let __parentType = BatonAPI.TypeCondition("BookEdge")
+                public static let __parentType: BatonAPI.TypeCondition = BatonAPI.TypeCondition("BookEdge")
                 public static var __schema: BatonAPI.SchemaMetadata? { GoldenAPI.schemaMetadata }
                 public static let __selections: [BatonAPI.Selection] = [
                     .field("__typename", type: .nonNull(.scalar("String"))),
@@ -93,7 +93,7 @@ public struct AddBookMutation: BatonAPI.GraphQLMutation {
                     public let __data: BatonAPI.DataDict
                     public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }
 
-                    public static let __parentType = BatonAPI.TypeCondition("Book")
+                    public static let __parentType: BatonAPI.TypeCondition = BatonAPI.TypeCondition("Book")
                     public static var __schema: BatonAPI.SchemaMetadata? { GoldenAPI.schemaMetadata }
                     public static let __selections: [BatonAPI.Selection] = [
                         .field("__typename", type: .nonNull(.scalar("String"))),

@@ -26,7 +26,7 @@ public struct BooksQuery: BatonAPI.GraphQLQuery {
         public let __data: BatonAPI.DataDict
         public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }
 
-        public static let __parentType = BatonAPI.TypeCondition("Query")
+        public static let __parentType: BatonAPI.TypeCondition = BatonAPI.TypeCondition("Query")
         public static var __schema: BatonAPI.SchemaMetadata? { GoldenAPI.schemaMetadata }
         public static let __selections: [BatonAPI.Selection] = [
             .field("books", type: .nonNull(.object("BookConnection")), arguments: ["first": .variable("first"), "after": .variable("after"), "filter": .variable("filter")], directives: [.connection(key: "Books_books", filters: nil)], selections: Book.__selections),
@@ -48,7 +48,7 @@ public struct BooksQuery: BatonAPI.GraphQLQuery {
             public let __data: BatonAPI.DataDict
             public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }
 
-            public static let __parentType = BatonAPI.TypeCondition("BookConnection")
+            public static let __parentType: BatonAPI.TypeCondition = BatonAPI.TypeCondition("BookConnection")
             public static var __schema: BatonAPI.SchemaMetadata? { GoldenAPI.schemaMetadata }
             public static let __selections: [BatonAPI.Selection] = [
                 .field("__typename", type: .nonNull(.scalar("String"))),
@@ -74,7 +74,7 @@ public struct BooksQuery: BatonAPI.GraphQLQuery {
                 public let __data: BatonAPI.DataDict
                 public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }
 
-                public static let __parentType = BatonAPI.TypeCondition("BookEdge")
+                public static let __parentType: BatonAPI.TypeCondition = BatonAPI.TypeCondition("BookEdge")
                 public static var __schema: BatonAPI.SchemaMetadata? { GoldenAPI.schemaMetadata }
                 public static let __selections: [BatonAPI.Selection] = [
                     .field("__typename", type: .nonNull(.scalar("String"))),
@@ -100,7 +100,7 @@ public struct BooksQuery: BatonAPI.GraphQLQuery {
                     public let __data: BatonAPI.DataDict
                     public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }
 
-                    public static let __parentType = BatonAPI.TypeCondition("Book")
+                    public static let __parentType: BatonAPI.TypeCondition = BatonAPI.TypeCondition("Book")
                     public static var __schema: BatonAPI.SchemaMetadata? { GoldenAPI.schemaMetadata }
                     public static let __selections: [BatonAPI.Selection] = [
                         .field("__typename", type: .nonNull(.scalar("String"))),
@@ -147,7 +147,7 @@ public struct BooksQuery: BatonAPI.GraphQLQuery {
                 public let __data: BatonAPI.DataDict
                 public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }
 
-                public static let __parentType = BatonAPI.TypeCondition("PageInfo")
+                public static let __parentType: BatonAPI.TypeCondition = BatonAPI.TypeCondition("PageInfo")
                 public static var __schema: BatonAPI.SchemaMetadata? { GoldenAPI.schemaMetadata }
                 public static let __selections: [BatonAPI.Selection] = [
                     .field("__typename", type: .nonNull(.scalar("String"))),

@@ -20,7 +20,7 @@ public struct RemoveBookMutation: BatonAPI.GraphQLMutation {
         public let __data: BatonAPI.DataDict
         public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }
 
-        public static let __parentType = BatonAPI.TypeCondition("Mutation")
+        public static let __parentType: BatonAPI.TypeCondition = BatonAPI.TypeCondition("Mutation")
         public static var __schema: BatonAPI.SchemaMetadata? { GoldenAPI.schemaMetadata }
         public static let __selections: [BatonAPI.Selection] = [
             .field("removeBook", type: .object("RemoveBookPayload"), arguments: ["id": .variable("id")], selections: RemoveBook.__selections),
@@ -42,7 +42,7 @@ public struct RemoveBookMutation: BatonAPI.GraphQLMutation {
             public let __data: BatonAPI.DataDict
             public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }
 
-            public static let __parentType = BatonAPI.TypeCondition("RemoveBookPayload")
+            public static let __parentType: BatonAPI.TypeCondition = BatonAPI.TypeCondition("RemoveBookPayload")
             public static var __schema: BatonAPI.SchemaMetadata? { GoldenAPI.schemaMetadata }
             public static let __selections: [BatonAPI.Selection] = [
                 .field("__typename", type: .nonNull(.scalar("String"))),

@@ -26,7 +26,7 @@ public struct SearchQuery: BatonAPI.GraphQLQuery {
         public let __data: BatonAPI.DataDict
         public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }
 
-        public static let __parentType = BatonAPI.TypeCondition("Query")
+        public static let __parentType: BatonAPI.TypeCondition = BatonAPI.TypeCondition("Query")
         public static var __schema: BatonAPI.SchemaMetadata? { GoldenAPI.schemaMetadata }
         public static let __selections: [BatonAPI.Selection] = [
             .field("search", alias: "results", type: .nonNull(.list(.nonNull(.object("SearchResult")))), arguments: ["term": .variable("term")], selections: Result.__selections),
@@ -49,7 +49,7 @@ public struct SearchQuery: BatonAPI.GraphQLQuery {
             public let __data: BatonAPI.DataDict
             public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }
 
-            public static let __parentType = BatonAPI.TypeCondition("SearchResult", possibleTypes: ["Author", "Book", "Magazine"])
+            public static let __parentType: BatonAPI.TypeCondition = BatonAPI.TypeCondition("SearchResult", possibleTypes: ["Author", "Book", "Magazine"])
             public static var __schema: BatonAPI.SchemaMetadata? { GoldenAPI.schemaMetadata }
             public static let __selections: [BatonAPI.Selection] = [
                 .field("__typename", type: .nonNull(.scalar("String"))),
@@ -87,7 +87,7 @@ public struct SearchQuery: BatonAPI.GraphQLQuery {
                 public let __data: BatonAPI.DataDict
                 public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }
 
-                public static let __parentType = BatonAPI.TypeCondition("Publication", possibleTypes: ["Book", "Magazine"])
+                public static let __parentType: BatonAPI.TypeCondition = BatonAPI.TypeCondition("Publication", possibleTypes: ["Book", "Magazine"])
                 public static var __schema: BatonAPI.SchemaMetadata? { GoldenAPI.schemaMetadata }
                 public static let __selections: [BatonAPI.Selection] = [
                     .fragment("PublicationSummary", on: PublicationSummary.__parentType, selections: PublicationSummary.__selections),
@@ -126,7 +126,7 @@ public struct SearchQuery: BatonAPI.GraphQLQuery {
                 public let __data: BatonAPI.DataDict
                 public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }
 
-                public static let __parentType = BatonAPI.TypeCondition("Book")
+                public static let __parentType: BatonAPI.TypeCondition = BatonAPI.TypeCondition("Book")
                 public static var __schema: BatonAPI.SchemaMetadata? { GoldenAPI.schemaMetadata }
                 public static let __selections: [BatonAPI.Selection] = [
                     .fragment("BookDetails", on: BookDetails.__parentType, selections: BookDetails.__selections),
@@ -174,7 +174,7 @@ public struct SearchQuery: BatonAPI.GraphQLQuery {
                 public let __data: BatonAPI.DataDict
                 public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }
 
-                public static let __parentType = BatonAPI.TypeCondition("Magazine")
+                public static let __parentType: BatonAPI.TypeCondition = BatonAPI.TypeCondition("Magazine")
                 public static var __schema: BatonAPI.SchemaMetadata? { GoldenAPI.schemaMetadata }
                 public static let __selections: [BatonAPI.Selection] = [
                     .field("issue", type: .nonNull(.scalar("Int"))),
@@ -218,7 +218,7 @@ public struct SearchQuery: BatonAPI.GraphQLQuery {
                 public let __data: BatonAPI.DataDict
                 public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }
 
-                public static let __parentType = BatonAPI.TypeCondition("Author")
+                public static let __parentType: BatonAPI.TypeCondition = BatonAPI.TypeCondition("Author")
                 public static var __schema: BatonAPI.SchemaMetadata? { GoldenAPI.schemaMetadata }
                 public static let __selections: [BatonAPI.Selection] = [
                     .field("name", type: .nonNull(.scalar("String"))),

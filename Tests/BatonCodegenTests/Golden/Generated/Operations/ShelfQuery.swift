@@ -20,7 +20,7 @@ public struct ShelfQuery: BatonAPI.GraphQLQuery {
         public let __data: BatonAPI.DataDict
         public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }
 
-        public static let __parentType = BatonAPI.TypeCondition("Query")
+        public static let __parentType: BatonAPI.TypeCondition = BatonAPI.TypeCondition("Query")
         public static var __schema: BatonAPI.SchemaMetadata? { GoldenAPI.schemaMetadata }
         public static let __selections: [BatonAPI.Selection] = [
             .field("shelf", type: .object("Shelf"), arguments: ["id": .variable("id")], selections: Shelf.__selections),
@@ -45,7 +45,7 @@ public struct ShelfQuery: BatonAPI.GraphQLQuery {
             public let __data: BatonAPI.DataDict
             public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }
 
-            public static let __parentType = BatonAPI.TypeCondition("Shelf")
+            public static let __parentType: BatonAPI.TypeCondition = BatonAPI.TypeCondition("Shelf")
             public static var __schema: BatonAPI.SchemaMetadata? { GoldenAPI.schemaMetadata }
             public static let __selections: [BatonAPI.Selection] = [
                 .field("__typename", type: .nonNull(.scalar("String"))),
@@ -77,7 +77,7 @@ public struct ShelfQuery: BatonAPI.GraphQLQuery {
                 public let __data: BatonAPI.DataDict
                 public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }
 
-                public static let __parentType = BatonAPI.TypeCondition("Book")
+                public static let __parentType: BatonAPI.TypeCondition = BatonAPI.TypeCondition("Book")
                 public static var __schema: BatonAPI.SchemaMetadata? { GoldenAPI.schemaMetadata }
                 public static let __selections: [BatonAPI.Selection] = [
                     .field("__typename", type: .nonNull(.scalar("String"))),

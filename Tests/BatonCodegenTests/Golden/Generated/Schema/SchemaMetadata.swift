@@ -3,7 +3,7 @@ import BatonAPI
 
 extension GoldenAPI {
     /// The schema's object types, interfaces, unions and cache key fields.
-    public static let schemaMetadata = BatonAPI.SchemaMetadata(
+    public static let schemaMetadata: BatonAPI.SchemaMetadata = BatonAPI.SchemaMetadata(
         objectTypes: [
             "AddBookPayload",
             "Author",
