@@ -15,8 +15,10 @@ import Testing
 struct HostileHTTPTests {
     let query = HeroNameQuery(episode: .some(.case(.jedi)))
     static let heroBody = #"{"data":{"hero":{"__typename":"Droid","name":"R2-D2"}}}"#
-    /// How long past a deadline a failing request may take on a machine loaded with builds.
-    static let grace: Duration = .seconds(20)
+    /// How long past a deadline a failing request may take on a machine loaded with builds and
+    /// the rest of the suite (23 s was seen under that load; the failures these tests guard
+    /// against never end at all).
+    static let grace: Duration = .seconds(60)
 
     private func failure(_ body: () async throws -> Void) async -> (error: (any Error)?, elapsed: Duration) {
         let start = ContinuousClock.now
@@ -270,19 +272,20 @@ struct HostileHTTPTests {
         }
         defer { server.stop() }
         let client = BatonClient(
-            url: server.url, httpClient: kind.make(), timeout: .seconds(1), limits: ResponseLimits(operationTimeout: .milliseconds(2500)))
+            url: server.url, httpClient: kind.make(), timeout: .seconds(1), limits: ResponseLimits(operationTimeout: .seconds(6)))
         var received = 0
         let (error, elapsed) = await failure {
             for try await _ in client.fetchResults(query: HeroDeferredQuery(episode: .none), cachePolicy: .networkOnly) {
                 received += 1
             }
         }
-        guard case .timedOut("HeroDeferred", .milliseconds(2500))? = error as? BatonError else {
+        guard case .timedOut("HeroDeferred", .seconds(6))? = error as? BatonError else {
             Issue.record("expected a time-out, got \(String(describing: error))")
             return
         }
+        // The first part arrived long before the deadline, even under load.
         #expect(received >= 1)
-        #expect(elapsed < .milliseconds(2500) + Self.grace)
+        #expect(elapsed < .seconds(6) + Self.grace)
     }
 
     // MARK: Item 11: redirects
