@@ -198,42 +198,135 @@ public final class BatonClient: Sendable {
         }
     }
 
-    /// Fetches a query and delivers the outcome on `queue`; with `.returnCacheDataAndFetch`
-    /// the handler is called for the cached result and again for the server's.
+    // MARK: Callback forms, as Apollo iOS's
+
+    /// Fetches a query and calls `resultHandler` on the main actor (Apollo iOS's default, the
+    /// main queue) with each outcome: with `.returnCacheDataAndFetch`, the cached result and
+    /// then the server's, or the server's error. The handler may use the main actor's state (a
+    /// view controller's methods). Cancel through the returned handle.
+    ///
+    /// ```swift
+    /// client.fetch(query: HeroNameQuery(episode: .empire)) { result in
+    ///     guard let data = try? result.get().data else { return }
+    ///     print(data.hero?.name ?? "nobody")
+    /// }
+    /// ```
     @discardableResult
     public func fetch<Query: GraphQLQuery>(
         query: Query,
         cachePolicy: CachePolicy = .default,
-        queue: DispatchQueue = .main,
+        resultHandler: @escaping @MainActor @Sendable (Result<GraphQLResult<Query.Data>, any Error>) -> Void
+    ) -> any Cancellable {
+        deliver(fetchResults(query: query, cachePolicy: cachePolicy), onMainActor: resultHandler)
+    }
+
+    /// Fetches a query and calls `resultHandler` on `queue` with each outcome (with
+    /// `.returnCacheDataAndFetch`, the cached result and then the server's, or the error).
+    @discardableResult
+    public func fetch<Query: GraphQLQuery>(
+        query: Query,
+        cachePolicy: CachePolicy = .default,
+        queue: DispatchQueue,
         resultHandler: @escaping @Sendable (Result<GraphQLResult<Query.Data>, any Error>) -> Void
+    ) -> any Cancellable {
+        deliver(fetchResults(query: query, cachePolicy: cachePolicy), on: queue, resultHandler)
+    }
+
+    /// Performs a mutation and calls `resultHandler`, when given, on the main actor with the
+    /// outcome; without one, the mutation is sent and its response published to the store all
+    /// the same (a failure is logged to ``logger``). Cancel through the returned handle.
+    ///
+    /// ```swift
+    /// client.perform(mutation: UpvotePostMutation(postId: 1)) { result in
+    ///     guard let data = try? result.get().data else { return }
+    ///     print(data.upvotePost?.votes ?? 0)
+    /// }
+    /// ```
+    @discardableResult
+    public func perform<Mutation: GraphQLMutation>(
+        mutation: Mutation,
+        resultHandler: (@MainActor @Sendable (Result<GraphQLResult<Mutation.Data>, any Error>) -> Void)? = nil
+    ) -> any Cancellable {
+        let operation = single { try await self.perform(mutation: mutation) }
+        guard let resultHandler else { return deliver(operation, logging: Mutation.operationName) }
+        return deliver(operation, onMainActor: resultHandler)
+    }
+
+    /// Performs a mutation and calls `resultHandler`, when given, on `queue` with the outcome.
+    @discardableResult
+    public func perform<Mutation: GraphQLMutation>(
+        mutation: Mutation,
+        queue: DispatchQueue,
+        resultHandler: (@Sendable (Result<GraphQLResult<Mutation.Data>, any Error>) -> Void)? = nil
+    ) -> any Cancellable {
+        let operation = single { try await self.perform(mutation: mutation) }
+        guard let resultHandler else { return deliver(operation, logging: Mutation.operationName) }
+        return deliver(operation, on: queue, resultHandler)
+    }
+
+    /// An operation's one result as a sequence of one.
+    func single<Data: RootSelectionSet>(
+        _ body: @escaping @Sendable () async throws -> GraphQLResult<Data>
+    ) -> AsyncThrowingStream<GraphQLResult<Data>, any Error> {
+        AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    continuation.yield(try await body())
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// Calls `handler` on the main actor with each result, in order, then with the error if any.
+    func deliver<Data: RootSelectionSet>(
+        _ results: AsyncThrowingStream<GraphQLResult<Data>, any Error>,
+        onMainActor handler: @escaping @MainActor @Sendable (Result<GraphQLResult<Data>, any Error>) -> Void
     ) -> any Cancellable {
         let task = Task {
             do {
-                for try await result in self.fetchResults(query: query, cachePolicy: cachePolicy) {
-                    queue.async { resultHandler(.success(result)) }
+                for try await result in results {
+                    await MainActor.run { handler(.success(result)) }
                 }
             } catch {
-                queue.async { resultHandler(.failure(error)) }
+                await MainActor.run { handler(.failure(error)) }
             }
         }
         return TaskCancellable(task: task)
     }
 
-    /// Performs a mutation and delivers the outcome on `queue`. Cancel through the returned handle.
-    @discardableResult
-    public func perform<Mutation: GraphQLMutation>(
-        mutation: Mutation,
-        queue: DispatchQueue = .main,
-        resultHandler: @escaping @Sendable (Result<GraphQLResult<Mutation.Data>, any Error>) -> Void
+    /// Calls `handler` on `queue` with each result, in order, then with the error if any.
+    func deliver<Data: RootSelectionSet>(
+        _ results: AsyncThrowingStream<GraphQLResult<Data>, any Error>,
+        on queue: DispatchQueue,
+        _ handler: @escaping @Sendable (Result<GraphQLResult<Data>, any Error>) -> Void
     ) -> any Cancellable {
         let task = Task {
-            let result: Result<GraphQLResult<Mutation.Data>, any Error>
             do {
-                result = .success(try await self.perform(mutation: mutation))
+                for try await result in results {
+                    queue.async { handler(.success(result)) }
+                }
             } catch {
-                result = .failure(error)
+                queue.async { handler(.failure(error)) }
             }
-            queue.async { resultHandler(result) }
+        }
+        return TaskCancellable(task: task)
+    }
+
+    /// Runs the operation with no one waiting: a failure is logged to ``logger`` at error level.
+    func deliver<Data: RootSelectionSet>(
+        _ results: AsyncThrowingStream<GraphQLResult<Data>, any Error>, logging operationName: String
+    ) -> any Cancellable {
+        let logger = self.logger
+        let task = Task {
+            do {
+                for try await _ in results {}
+            } catch {
+                logger.error("\(operationName) failed and no result handler was given: \(error)")
+            }
         }
         return TaskCancellable(task: task)
     }
