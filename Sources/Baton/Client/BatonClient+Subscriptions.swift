@@ -32,7 +32,7 @@ extension BatonClient {
             }
             let task = Task {
                 let observation = OperationObservation.start(
-                    subscription, telemetry: self.telemetry, sensitiveData: self.store.sensitiveData)
+                    subscription, telemetry: self.telemetry, sensitiveData: self.sensitiveData)
                 do {
                     try await OperationObservation.withContext(of: observation) {
                         for try await response in transport.subscribe(subscription: subscription) {

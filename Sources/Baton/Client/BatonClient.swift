@@ -1,4 +1,6 @@
-import BatonAPI
+// `import Baton` is enough for an app, as `import Apollo` is for Apollo iOS's users: the
+// operation protocols, results, `GraphQLID`, `DataID` and the store come with it.
+@_exported import BatonAPI
 import Dispatch
 import Foundation
 import HTTPTypes
@@ -28,6 +30,9 @@ public final class BatonClient: Sendable {
     public let logger: Logger
     /// Where each operation's span and metrics go (the bootstrapped tracer and metrics by default).
     public let telemetry: BatonTelemetry
+    /// The variables whose values the client's telemetry never records (the store's own when the
+    /// client was not given any).
+    public let sensitiveData: SensitiveData
     /// The watches that query observers share (one per query, variables and cache policy).
     let sharedWatches = SharedQueryWatches()
 
@@ -38,8 +43,12 @@ public final class BatonClient: Sendable {
     /// `sensitiveData`, `limits`, `logger`, `subscriptionProtocol` and `telemetry` are those of
     /// ``RequestChainNetworkTransport`` (and `telemetry` the client's too):
     /// `wireInterceptors` run last, after the persisted-query step, and see each request as it
-    /// goes on the wire. A store passed in keeps its
-    /// own `Store.sensitiveData`: give it the same.
+    /// goes on the wire.
+    ///
+    /// `sensitiveData` is never ignored: the transport's logs and the client's telemetry redact
+    /// it, and the store made when `store` is `nil` is made with it. A `store` passed in was made
+    /// with its own `Store.sensitiveData`, which it keeps for what the store itself logs; leave
+    /// `sensitiveData` out (`nil`) to use the store's everywhere.
     public convenience init(
         url: URL,
         store: Store? = nil,
@@ -53,7 +62,7 @@ public final class BatonClient: Sendable {
         persistedQueriesOnly: Bool = false,
         wireInterceptors: [any GraphQLInterceptor] = [],
         retryPolicy: RetryPolicy? = nil,
-        sensitiveData: SensitiveData = .default,
+        sensitiveData: SensitiveData? = nil,
         limits: ResponseLimits = .default,
         logger: Logger = Logger(label: "Baton.HTTP"),
         subscriptionProtocol: HTTPSubscriptionProtocol? = nil,
@@ -62,6 +71,8 @@ public final class BatonClient: Sendable {
     ) {
         var chain = interceptors
         if let preflight { chain.append(PreflightInterceptor(preflight)) }
+        let store = store ?? Store(sensitiveData: sensitiveData ?? .default)
+        let sensitiveData = sensitiveData ?? store.sensitiveData
         self.init(
             networkTransport: RequestChainNetworkTransport(
                 url: url, headerFields: headerFields, interceptors: chain, httpClient: httpClient, timeout: timeout,
@@ -69,20 +80,22 @@ public final class BatonClient: Sendable {
                 useGETForPersistedQueryRetry: useGETForPersistedQueryRetry, persistedQueriesOnly: persistedQueriesOnly,
                 subscriptionProtocol: subscriptionProtocol, wireInterceptors: wireInterceptors, retryPolicy: retryPolicy,
                 sensitiveData: sensitiveData, limits: limits, logger: logger, telemetry: telemetry),
-            store: store ?? Store(sensitiveData: sensitiveData), telemetry: telemetry)
+            store: store, telemetry: telemetry, sensitiveData: sensitiveData)
     }
 
     /// A client over any transport and store. `logger` hears what no caller is waiting for
     /// (a background fetch's failure); `telemetry` receives a span and metrics per operation
-    /// (give the transport the same, so its requests carry the span's context).
+    /// (give the transport the same, so its requests carry the span's context), redacting
+    /// `sensitiveData` (`nil`: the store's).
     public init(
         networkTransport: any NetworkTransport, store: Store = Store(), logger: Logger = Logger(label: "Baton.client"),
-        telemetry: BatonTelemetry = .default
+        telemetry: BatonTelemetry = .default, sensitiveData: SensitiveData? = nil
     ) {
         self.networkTransport = networkTransport
         self.store = store
         self.logger = logger
         self.telemetry = telemetry
+        self.sensitiveData = sensitiveData ?? store.sensitiveData
     }
 
     /// Fetches a query as `cachePolicy` says. With `.returnCacheDataAndFetch`, this returns the
@@ -126,7 +139,7 @@ public final class BatonClient: Sendable {
     ) -> AsyncThrowingStream<GraphQLResult<Query.Data>, any Error> {
         AsyncThrowingStream { continuation in
             let task = Task {
-                let observation = OperationObservation.start(query, telemetry: self.telemetry, sensitiveData: self.store.sensitiveData)
+                let observation = OperationObservation.start(query, telemetry: self.telemetry, sensitiveData: self.sensitiveData)
                 let deliver: (GraphQLResult<Query.Data>) -> Void = { result in
                     observation?.received(fromCache: result.source == .cache, graphQLErrors: result.errors)
                     continuation.yield(result)
@@ -165,7 +178,7 @@ public final class BatonClient: Sendable {
     /// Sends `operation` over the network transport as one observed operation (a watch's fetch,
     /// a mutator's commit): its span is current while it is sent, its response counted.
     func sendObserved<Operation: GraphQLOperation>(_ operation: Operation) async throws -> GraphQLResponse {
-        guard let observation = OperationObservation.start(operation, telemetry: telemetry, sensitiveData: store.sensitiveData) else {
+        guard let observation = OperationObservation.start(operation, telemetry: telemetry, sensitiveData: sensitiveData) else {
             return try await networkTransport.send(operation: operation)
         }
         do {
@@ -184,7 +197,7 @@ public final class BatonClient: Sendable {
     func observing<Operation: GraphQLOperation, Data>(
         _ operation: Operation, _ body: () async throws -> GraphQLResult<Data>
     ) async throws -> GraphQLResult<Data> {
-        guard let observation = OperationObservation.start(operation, telemetry: telemetry, sensitiveData: store.sensitiveData) else {
+        guard let observation = OperationObservation.start(operation, telemetry: telemetry, sensitiveData: sensitiveData) else {
             return try await body()
         }
         do {
