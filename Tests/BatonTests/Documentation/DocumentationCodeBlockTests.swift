@@ -8,19 +8,22 @@ import Testing
 /// type-checked (as a `main.swift`) against the built modules and `MyAPI`, the module the README
 /// has the reader generate (its `graphql` block, against the example server's schema); a Swift
 /// block that starts with `// swift-tools-version` is a package manifest, and is skipped, as are
-/// blocks in other languages (`sh`, `text`, `graphql`, `json`) and Swift blocks without an import,
-/// which continue the text around them (fragments).
+/// blocks in other languages (`sh`, `text`, `graphql`, `json`), Swift blocks without an import,
+/// which continue the text around them, and blocks marked ```` ```swift fragment ```` (a SwiftUI
+/// app's `@main`, a backend Baton does not depend on).
 @Suite("README and DocC code blocks compile", .ownThread)
 struct DocumentationCodeBlockTests {
     struct Block: CustomStringConvertible {
         let file: String
         let line: Int
         let language: String
+        /// The info string's other words: `fragment` marks a block that is not a whole program.
+        let marks: [String]
         let code: String
 
         var description: String { "\(file):\(line)" }
         var isProgram: Bool {
-            language == "swift" && !code.hasPrefix("// swift-tools-version")
+            language == "swift" && !marks.contains("fragment") && !code.hasPrefix("// swift-tools-version")
                 && code.split(separator: "\n").contains { $0.hasPrefix("import ") }
         }
     }
@@ -29,16 +32,18 @@ struct DocumentationCodeBlockTests {
     static func blocks(in relativePath: String) throws -> [Block] {
         let text = try String(contentsOf: BuiltModules.packageRoot.appendingPathComponent(relativePath), encoding: .utf8)
         var blocks: [Block] = []
-        var open: (line: Int, language: String, code: [Substring])?
+        var open: (line: Int, language: String, marks: [String], code: [Substring])?
         for (number, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
             let trimmed = line.drop { $0 == " " }
             if trimmed.hasPrefix("```") {
                 if let current = open {
-                    blocks.append(Block(file: relativePath, line: current.line, language: current.language, code: current.code.joined(separator: "\n")))
+                    blocks.append(Block(
+                        file: relativePath, line: current.line, language: current.language, marks: current.marks,
+                        code: current.code.joined(separator: "\n")))
                     open = nil
                 } else {
-                    let info = trimmed.dropFirst(3).split(separator: " ").first.map(String.init) ?? ""
-                    open = (number + 1, info, [])
+                    let info = trimmed.dropFirst(3).split(separator: " ").map(String.init)
+                    open = (number + 1, info.first ?? "", Array(info.dropFirst()), [])
                 }
             } else if open != nil {
                 open?.code.append(line)
