@@ -79,8 +79,8 @@ struct DocumentationCodeBlockTests {
         #expect(generate.status == 0, "\(generate.stderr)")
         var files: [String] = []
         let walk = FileManager.default.enumerator(atPath: generated.path)
-        while let relative = walk?.nextObject() as? String where relative.hasSuffix(".swift") {
-            files.append(generated.appendingPathComponent(relative).path)
+        while let relative = walk?.nextObject() as? String {
+            if relative.hasSuffix(".swift") { files.append(generated.appendingPathComponent(relative).path) }
         }
         let module = try await BuiltModules.swiftc(
             ["-parse-as-library", "-emit-module", "-module-name", "MyAPI",

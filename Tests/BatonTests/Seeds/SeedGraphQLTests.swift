@@ -190,8 +190,8 @@ struct SeedGraphQLTests {
         #expect(generate.status == 0, "\(generate.stderr)")
         var files: [String] = []
         let walk = FileManager.default.enumerator(atPath: output.path)
-        while let relative = walk?.nextObject() as? String where relative.hasSuffix(".swift") {
-            files.append(output.appendingPathComponent(relative).path)
+        while let relative = walk?.nextObject() as? String {
+            if relative.hasSuffix(".swift") { files.append(output.appendingPathComponent(relative).path) }
         }
         let compiled = try await BuiltModules.swiftc(["-parse-as-library", "-typecheck", "-module-name", "SeedAPI"] + files)
         #expect(compiled.status == 0, "\(compiled.errors)")

@@ -22,11 +22,11 @@ struct SwiftUIStandInTests {
         let sources = BuiltModules.packageRoot.appendingPathComponent("Sources/Baton")
         var files: [String] = []
         let walk = FileManager.default.enumerator(atPath: sources.path)
-        while let relative = walk?.nextObject() as? String where relative.hasSuffix(".swift") {
-            files.append(sources.appendingPathComponent(relative).path)
+        while let relative = walk?.nextObject() as? String {
+            if relative.hasSuffix(".swift") { files.append(sources.appendingPathComponent(relative).path) }
         }
         let baton = try await BuiltModules.swiftc(
-            ["-parse-as-library", "-emit-module", "-module-name", "Baton", "-enable-testing",
+            ["-parse-as-library", "-emit-module", "-module-name", "Baton", "-package-name", BuiltModules.packageName,
              "-emit-module-path", folder.appendingPathComponent("Baton.swiftmodule").path] + files,
             firstSearchPaths: [folder])
         guard baton.status == 0 else { throw StandInFailure(step: "Baton with its SwiftUI wrappers", errors: baton.errors) }

@@ -13,6 +13,13 @@ enum BuiltModules {
         return url
     }()
 
+    /// The `-package-name` SwiftPM gave this package's modules (their `package` declarations are
+    /// visible to a module compiled with the same): the package's identity, its folder's name in
+    /// lower case, as a C identifier.
+    static var packageName: String {
+        String(packageRoot.lastPathComponent.lowercased().map { $0.isLetter || $0.isNumber ? $0 : "_" })
+    }
+
     /// The build folder (`.build/debug` or the like) that holds `Modules/` and the C targets'
     /// module maps, beside the test bundle.
     static var buildFolder: URL? {
