@@ -9,6 +9,7 @@ import Testing
 // bundle, a `print` that the test can read) is a stand-in below, never a changed snippet.
 // Snippets that cannot compile without a warning as written (an unused capture, an unused
 // binding) and seed 001's SwiftUI view are type-checked by SeedTypeCheckTests instead.
+// The suite runs its tests one at a time: they read what the snippets printed, in order.
 
 // MARK: Stand-ins
 
@@ -256,7 +257,7 @@ extension AddTodoInput {
 
 // MARK: Tests
 
-@Suite("Seed snippets, as written, against the example server")
+@Suite("Seed snippets, as written, against the example server", .serialized)
 @MainActor
 struct SeedSnippetTests {
     @Test("000 Mutations: apollo.perform(mutation: UpvotePostMutation(postId:)) { result in … print(votes) }")
