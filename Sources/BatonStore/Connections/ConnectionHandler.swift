@@ -10,7 +10,7 @@ import BatonAPI
 public enum ConnectionHandler: Sendable {
     /// The handler the store uses, as Relay.swift names it: `ConnectionHandler.default.getConnectionID(…)`
     /// gives the connection's record ID as the `String` a generated `connections: [String]`
-    /// variable takes (the static ``getConnectionID(parentID:key:filters:)`` gives a ``DataID``).
+    /// variable takes (the static `getConnectionID(parentID:key:filters:)` gives a `DataID`).
     case `default`
 
     static let nextEdgeIndexKey = "__connection_next_edge_index"

@@ -83,7 +83,7 @@ struct SeedTypeCheckTests {
                 }
                 }
 
-                func booked(_ bookingResult: BookTripMutation.Data.BookTrips) {
+                func booked(_ bookingResult: BookTripMutation.Data.BookTrip) {
                 if bookingResult.success {
                   self.showAlert(title: "Success!",
                 \t\t\t\t\t\t\t   message: bookingResult.message ?? "Trip booked successfully")
