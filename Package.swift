@@ -200,7 +200,7 @@ let package = Package(
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
-            exclude: ["graphql"],
+            exclude: ["graphql", "SwiftUIStandIn"],
             plugins: ["BatonCodegenPlugin"]
         ),
     ],

@@ -3,7 +3,7 @@ import Foundation
 
 /// Why an operation produced no result. A response that carries GraphQL `errors` is not one of
 /// these: it is a `GraphQLResult` whose `errors` are set.
-public enum BatonError: Error, Sendable, CustomStringConvertible {
+public enum BatonError: Error, Sendable, CustomStringConvertible, LocalizedError {
     /// The preflight step declined to send the request.
     case vetoed(operationName: String, reason: String)
     /// The request did not complete: connection refused, reset, closed before the whole body.
@@ -67,6 +67,10 @@ public enum BatonError: Error, Sendable, CustomStringConvertible {
     /// A mutator had no client to send with: `@Mutation` outside a view given one with
     /// `.batonClient(_:)`.
     case noClient(operationName: String)
+
+    /// The same sentence as ``description``, naming the operation and what happened: what
+    /// `error.localizedDescription` shows (an alert's message, as Apollo's tutorial does).
+    public var errorDescription: String? { description }
 
     /// What went wrong and where, in a sentence (`hero.friends[2].name: expected String, found Int 42`).
     public var description: String {

@@ -5,7 +5,12 @@ import BatonAPI
 
 /// Documents written in Swift, Relay style: `HeroNameQuery` is generated from this literal.
 enum ExampleDocuments {
+    // Apollo iOS's "Fetching queries" (seed 003), as written.
     static let heroName = graphql("""
-        query HeroName($episode: Episode) { hero(episode: $episode) { __typename name } }
+        query HeroName($episode: Episode) {
+          hero(episode: $episode) {
+            name
+          }
+        }
         """)
 }

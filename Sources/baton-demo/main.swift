@@ -31,7 +31,7 @@ await tour.step("1. A query: the hero of The Empire Strikes Back, with a fragmen
     let friends = hero.friends?.compactMap { $0?.name } ?? []
     let height = try tour.require(hero.asHuman?.height, "a height (Luke is a Human)")
     return [
-        "hero: \(hero.name) (\(hero.__typename ?? "?"))",
+        "hero: \(hero.name) (\(hero.__typename))",
         "appears in: \(hero.appearsIn.compactMap { $0?.rawValue }.joined(separator: ", "))",
         "friends: \(friends.joined(separator: ", "))",
         "height: \(String(format: "%.2f", height)) ft",
@@ -107,7 +107,7 @@ await tour.step("8. A watcher prints when a mutation changes what it shows") {
     let open = try tour.require(list.data?.viewer?.todos.edges?.compactMap { $0?.node }.first { !$0.complete }, "an open todo")
     printed.append("mutation: changeTodoStatus(\(open.text) → done)")
     _ = try await client.perform(
-        mutation: ChangeTodoStatusMutation(input: ChangeTodoStatusInput(complete: true, id: open.id, userId: "User:1")))
+        mutation: ChangeTodoStatusWithCountsMutation(input: ChangeTodoStatusInput(complete: true, id: open.id, userId: "User:1")))
     try await printed.wait(for: 3)
     watching.cancel()
     let lines = printed.lines
@@ -125,10 +125,10 @@ await tour.step("9. An optimistic update: the UI changes at once, the server's a
     let list = try client.store.read(query: TodoListQuery(first: 10))
     let open = try tour.require(list.viewer?.todos.edges?.compactMap { $0?.node }.first { !$0.complete }, "an open todo")
     let completed = list.viewer?.completedCount ?? 0
-    let changeStatus = client.mutator(ChangeTodoStatusMutation.self)
+    let changeStatus = client.mutator(ChangeTodoStatusWithCountsMutation.self)
     var lines = ["before:      " + (try describe())]
     let commit = changeStatus.commit(
-        variables: ChangeTodoStatusMutation(input: ChangeTodoStatusInput(complete: true, id: open.id, userId: "User:1")),
+        variables: ChangeTodoStatusWithCountsMutation(input: ChangeTodoStatusInput(complete: true, id: open.id, userId: "User:1")),
         optimisticResponse: [
             "changeTodoStatus": [
                 "__typename": "ChangeTodoStatusPayload",
@@ -145,7 +145,7 @@ await tour.step("9. An optimistic update: the UI changes at once, the server's a
     // The server refuses this one (no such user): the optimistic change rolls back exactly.
     let other = try tour.require(settled.viewer?.todos.edges?.compactMap { $0?.node }.first, "a todo")
     let refused = changeStatus.commit(
-        variables: ChangeTodoStatusMutation(input: ChangeTodoStatusInput(complete: !other.complete, id: other.id, userId: "User:404")),
+        variables: ChangeTodoStatusWithCountsMutation(input: ChangeTodoStatusInput(complete: !other.complete, id: other.id, userId: "User:404")),
         optimisticUpdater: { store, _ in store.get(DataID(other.id))?.setValue(.bool(!other.complete), "complete") })
     lines.append("optimistic:  " + (try describe()))
     await refused.finished()
@@ -159,7 +159,8 @@ await tour.step("10. An upload: a file streamed from disk, and the SHA-256 the s
     let fileURL = FileManager.default.temporaryDirectory.appendingPathComponent("baton-demo-\(UUID().uuidString).txt")
     try Data(content.utf8).write(to: fileURL)
     defer { try? FileManager.default.removeItem(at: fileURL) }
-    let file = GraphQLFile(fieldName: "file", originalName: "hello.txt", mimeType: "text/plain", fileURL: fileURL)
+    let file = try tour.require(
+        GraphQLFile(fieldName: "file", originalName: "hello.txt", mimeType: "text/plain", fileURL: fileURL), "a file to upload")
     let result = try await client.upload(operation: SingleUploadMutation(file: "hello.txt"), files: [file])
     let uploaded = try tour.require(result.data?.singleUpload, "the uploaded file")
     // sha256sum of the same bytes:
@@ -209,10 +210,10 @@ await tour.step("12. Observers, driven as SwiftUI views drive them (@Query, @Fra
     // A row of the list: its fragment, and a mutation whose isInFlight disables its toggle.
     let row = FragmentObserver<TodoDetails>(client: app, reference: todo)
     log.follow("row") { row.data.map { "\($0.complete ? "[x]" : "[ ]") \($0.text)" } ?? "no data" }
-    let changeStatus = Mutator<ChangeTodoStatusMutation>(client: app)
+    let changeStatus = Mutator<ChangeTodoStatusWithCountsMutation>(client: app)
     log.follow("toggle") { changeStatus.isInFlight ? "disabled (in flight)" : "enabled" }
     let commit = changeStatus.commit(
-        variables: ChangeTodoStatusMutation(input: ChangeTodoStatusInput(complete: !todo.complete, id: todo.id, userId: "User:1")))
+        variables: ChangeTodoStatusWithCountsMutation(input: ChangeTodoStatusInput(complete: !todo.complete, id: todo.id, userId: "User:1")))
     await log.until { log.lines.contains("toggle: disabled (in flight)") }
     await commit.finished()
     await log.until { row.data?.complete == !todo.complete && log.lines.last { $0.hasPrefix("toggle") } == "toggle: enabled" }

@@ -355,7 +355,7 @@ import Testing
         let details = try TodoDetails(jsonObject: ["__typename": "Todo", "id": "VG9kbzow", "text": "Taste JavaScript", "complete": true])
         #expect(details.complete)
         #expect(TodoListQuery.operationDocument.hasSuffix("\n" + TodoDetails.fragmentDefinition))
-        #expect(AddTodoMutation.operationDocument.hasSuffix("\n" + TodoDetails.fragmentDefinition))
+        #expect(AddTodoEdgeMutation.operationDocument.hasSuffix("\n" + TodoDetails.fragmentDefinition))
     }
 
     @Test func todoListRejectsAWrongFragmentField() {
@@ -377,7 +377,7 @@ import Testing
     // MARK: AddTodo, ChangeTodoStatus, RemoveTodo (input objects)
 
     @Test func addTodoSendsItsInputAndReadsTheNewEdge() throws {
-        let mutation = AddTodoMutation(input: AddTodoInput(text: "Walk the dog", userId: "me", clientMutationId: "0"))
+        let mutation = AddTodoEdgeMutation(input: AddTodoInput(text: "Walk the dog", userId: "me", clientMutationId: "0"))
         #expect(mutation.variablesJSON == ["input": ["text": "Walk the dog", "userId": "me", "clientMutationId": "0"]])
 
         let json: JSONObject = [
@@ -391,7 +391,7 @@ import Testing
                 "user": ["__typename": "User", "id": "VXNlcjptZQ==", "totalCount": 3],
             ]
         ]
-        let addTodo = try #require(try AddTodoMutation.Data(jsonObject: json).addTodo)
+        let addTodo = try #require(try AddTodoEdgeMutation.Data(jsonObject: json).addTodo)
         #expect(addTodo.clientMutationId == "0")
         #expect(addTodo.todoEdge.node?.text == "Walk the dog")
         #expect(addTodo.todoEdge.node?.fragments.todoDetails.id == "VG9kbzoy")
@@ -400,16 +400,16 @@ import Testing
 
     @Test func todoInputsLeaveAbsentFieldsOut() {
         var change = ChangeTodoStatusInput(complete: true, id: "VG9kbzow", userId: "me")
-        #expect(ChangeTodoStatusMutation(input: change).variablesJSON == ["input": ["complete": true, "id": "VG9kbzow", "userId": "me"]])
+        #expect(ChangeTodoStatusWithCountsMutation(input: change).variablesJSON == ["input": ["complete": true, "id": "VG9kbzow", "userId": "me"]])
         change.clientMutationId = .null
         #expect(change.variableJSON == ["complete": true, "id": "VG9kbzow", "userId": "me", "clientMutationId": nil])
 
         let remove = RemoveTodoInput(id: "VG9kbzow", userId: "me")
-        #expect(RemoveTodoMutation(input: remove).variablesJSON == ["input": ["id": "VG9kbzow", "userId": "me"]])
+        #expect(RemoveTodoWithCountMutation(input: remove).variablesJSON == ["input": ["id": "VG9kbzow", "userId": "me"]])
     }
 
     @Test func changeAndRemoveTodoReadTheirPayloads() throws {
-        let changed = try ChangeTodoStatusMutation.Data(jsonObject: [
+        let changed = try ChangeTodoStatusWithCountsMutation.Data(jsonObject: [
             "changeTodoStatus": [
                 "__typename": "ChangeTodoStatusPayload",
                 "todo": ["__typename": "Todo", "id": "VG9kbzow", "complete": true],
@@ -419,7 +419,7 @@ import Testing
         #expect(changed.changeTodoStatus?.todo.complete == true)
         #expect(changed.changeTodoStatus?.user.completedCount == 2)
 
-        let removed = try RemoveTodoMutation.Data(jsonObject: [
+        let removed = try RemoveTodoWithCountMutation.Data(jsonObject: [
             "removeTodo": [
                 "__typename": "RemoveTodoPayload", "deletedTodoID": "VG9kbzow",
                 "user": ["__typename": "User", "id": "VXNlcjptZQ==", "totalCount": 1],
@@ -429,7 +429,7 @@ import Testing
         #expect(removed.removeTodo?.user.totalCount == 1)
 
         let error = #expect(throws: SelectionSetDecodingError.self) {
-            try RemoveTodoMutation.Data(jsonObject: ["removeTodo": ["__typename": "RemoveTodoPayload", "deletedTodoID": "VG9kbzow", "user": nil]])
+            try RemoveTodoWithCountMutation.Data(jsonObject: ["removeTodo": ["__typename": "RemoveTodoPayload", "deletedTodoID": "VG9kbzow", "user": nil]])
         }
         #expect(error?.description == "removeTodo.user: expected User!, found null")
     }
@@ -513,8 +513,8 @@ import Testing
             ReviewsQuery.operationIdentifier, UpvotePostMutation.operationIdentifier, LaunchListQuery.operationIdentifier,
             LaunchDetailsQuery.operationIdentifier, LoginMutation.operationIdentifier, MeQuery.operationIdentifier,
             BookTripsMutation.operationIdentifier, CancelTripMutation.operationIdentifier, TodoListQuery.operationIdentifier,
-            AddTodoMutation.operationIdentifier, ChangeTodoStatusMutation.operationIdentifier,
-            RemoveTodoMutation.operationIdentifier, NodeQuery.operationIdentifier,
+            AddTodoEdgeMutation.operationIdentifier, ChangeTodoStatusWithCountsMutation.operationIdentifier,
+            RemoveTodoWithCountMutation.operationIdentifier, NodeQuery.operationIdentifier,
         ]
         #expect(Set(identifiers).count == identifiers.count)
         for identifier in identifiers {

@@ -11,6 +11,7 @@ public enum AddTodoPayload: BatonTesting.MockObject {
     /// The fields of `AddTodoPayload` a mock sets, as the documents select them.
     public struct MockFields: Swift.Sendable {
         public let clientMutationId = BatonTesting.MockField<Swift.String>("clientMutationId")
+        public let todo = BatonTesting.MockField<BatonTesting.Mock<Todo>>("todo")
         public let todoEdge = BatonTesting.MockField<BatonTesting.Mock<TodoEdge>>("todoEdge")
         public let user = BatonTesting.MockField<BatonTesting.Mock<User>>("user")
     }
@@ -18,9 +19,10 @@ public enum AddTodoPayload: BatonTesting.MockObject {
 
 extension BatonTesting.Mock where O == AddTodoPayload {
     /// A mock `AddTodoPayload` with these fields set; the others stay unset.
-    public init(clientMutationId: Swift.String? = nil, todoEdge: BatonTesting.Mock<TodoEdge>? = nil, user: BatonTesting.Mock<User>? = nil) {
+    public init(clientMutationId: Swift.String? = nil, todo: BatonTesting.Mock<Todo>? = nil, todoEdge: BatonTesting.Mock<TodoEdge>? = nil, user: BatonTesting.Mock<User>? = nil) {
         self.init()
         self.clientMutationId = clientMutationId
+        self.todo = todo
         self.todoEdge = todoEdge
         self.user = user
     }

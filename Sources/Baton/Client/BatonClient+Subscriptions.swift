@@ -33,7 +33,7 @@ extension BatonClient {
                     operationName: Subscription.operationName, transport: String(describing: type(of: networkTransport)))
             }
             let observation = OperationObservation.start(
-                subscription, telemetry: self.telemetry, sensitiveData: self.store.sensitiveData)
+                subscription, telemetry: self.telemetry, sensitiveData: self.sensitiveData)
             do {
                 try await OperationObservation.withContext(of: observation) {
                     for try await response in transport.subscribe(subscription: subscription) {

@@ -1,4 +1,5 @@
 import BatonAPI
+import Dispatch
 
 extension BatonClient {
     /// Performs an operation (usually a mutation) with files, by the GraphQL multipart request
@@ -6,7 +7,8 @@ extension BatonClient {
     /// it fills; files on disk are streamed, never read whole into memory.
     ///
     /// ```swift
-    /// let file = GraphQLFile(fieldName: "file", originalName: "a.txt", mimeType: "text/plain", fileURL: url)
+    /// guard let file = GraphQLFile(fieldName: "file", originalName: "a.txt", mimeType: "text/plain", fileURL: url)
+    /// else { return }
     /// let result = try await client.upload(operation: SingleUploadMutation(file: "a.txt"), files: [file])
     /// ```
     public func upload<Operation: GraphQLOperation>(
@@ -19,5 +21,30 @@ extension BatonClient {
             let response = try await transport.upload(operation: operation, files: files)
             return try self.receive(response, for: operation, Receipt(fetched: Operation.operationType == .query))
         }
+    }
+
+    /// Uploads files with an operation, as ``upload(operation:files:)``, and calls
+    /// `resultHandler` on the main actor with the outcome (Apollo iOS's callback form).
+    ///
+    /// ```swift
+    /// client.upload(operation: SingleUploadMutation(file: "a.txt"), files: [file]) { result in
+    ///     if case .success(let graphQLResult) = result { print(graphQLResult.data?.singleUpload.id ?? "") }
+    /// }
+    /// ```
+    @discardableResult
+    public func upload<Operation: GraphQLOperation>(
+        operation: Operation, files: [GraphQLFile],
+        resultHandler: @escaping @MainActor @Sendable (Result<GraphQLResult<Operation.Data>, any Error>) -> Void
+    ) -> any Cancellable {
+        deliver(single { try await self.upload(operation: operation, files: files) }, onMainActor: resultHandler)
+    }
+
+    /// Uploads files with an operation and calls `resultHandler` on `queue` with the outcome.
+    @discardableResult
+    public func upload<Operation: GraphQLOperation>(
+        operation: Operation, files: [GraphQLFile], queue: DispatchQueue,
+        resultHandler: @escaping @Sendable (Result<GraphQLResult<Operation.Data>, any Error>) -> Void
+    ) -> any Cancellable {
+        deliver(single { try await self.upload(operation: operation, files: files) }, on: queue, resultHandler)
     }
 }

@@ -1,4 +1,6 @@
-import BatonAPI
+// `import Baton` is enough for an app, as `import Apollo` is for Apollo iOS's users: the
+// operation protocols, results, `GraphQLID`, `DataID` and the store come with it.
+@_exported import BatonAPI
 import Dispatch
 import Foundation
 import HTTPTypes
@@ -28,6 +30,9 @@ public final class BatonClient: Sendable {
     public let logger: Logger
     /// Where each operation's span and metrics go (the bootstrapped tracer and metrics by default).
     public let telemetry: BatonTelemetry
+    /// The variables whose values the client's telemetry never records (the store's own when the
+    /// client was not given any).
+    public let sensitiveData: SensitiveData
     /// The watches that query observers share (one per query, variables and cache policy).
     let sharedWatches = SharedQueryWatches()
 
@@ -38,8 +43,12 @@ public final class BatonClient: Sendable {
     /// `sensitiveData`, `limits`, `logger`, `subscriptionProtocol` and `telemetry` are those of
     /// ``RequestChainNetworkTransport`` (and `telemetry` the client's too):
     /// `wireInterceptors` run last, after the persisted-query step, and see each request as it
-    /// goes on the wire. A store passed in keeps its
-    /// own `Store.sensitiveData`: give it the same.
+    /// goes on the wire.
+    ///
+    /// `sensitiveData` is never ignored: the transport's logs and the client's telemetry redact
+    /// it, and the store made when `store` is `nil` is made with it. A `store` passed in was made
+    /// with its own `Store.sensitiveData`, which it keeps for what the store itself logs; leave
+    /// `sensitiveData` out (`nil`) to use the store's everywhere.
     public convenience init(
         url: URL,
         store: Store? = nil,
@@ -53,7 +62,7 @@ public final class BatonClient: Sendable {
         persistedQueriesOnly: Bool = false,
         wireInterceptors: [any GraphQLInterceptor] = [],
         retryPolicy: RetryPolicy? = nil,
-        sensitiveData: SensitiveData = .default,
+        sensitiveData: SensitiveData? = nil,
         limits: ResponseLimits = .default,
         logger: Logger = Logger(label: "Baton.HTTP"),
         subscriptionProtocol: HTTPSubscriptionProtocol? = nil,
@@ -62,6 +71,8 @@ public final class BatonClient: Sendable {
     ) {
         var chain = interceptors
         if let preflight { chain.append(PreflightInterceptor(preflight)) }
+        let store = store ?? Store(sensitiveData: sensitiveData ?? .default)
+        let sensitiveData = sensitiveData ?? store.sensitiveData
         self.init(
             networkTransport: RequestChainNetworkTransport(
                 url: url, headerFields: headerFields, interceptors: chain, httpClient: httpClient, timeout: timeout,
@@ -69,20 +80,22 @@ public final class BatonClient: Sendable {
                 useGETForPersistedQueryRetry: useGETForPersistedQueryRetry, persistedQueriesOnly: persistedQueriesOnly,
                 subscriptionProtocol: subscriptionProtocol, wireInterceptors: wireInterceptors, retryPolicy: retryPolicy,
                 sensitiveData: sensitiveData, limits: limits, logger: logger, telemetry: telemetry),
-            store: store ?? Store(sensitiveData: sensitiveData), telemetry: telemetry)
+            store: store, telemetry: telemetry, sensitiveData: sensitiveData)
     }
 
     /// A client over any transport and store. `logger` hears what no caller is waiting for
     /// (a background fetch's failure); `telemetry` receives a span and metrics per operation
-    /// (give the transport the same, so its requests carry the span's context).
+    /// (give the transport the same, so its requests carry the span's context), redacting
+    /// `sensitiveData` (`nil`: the store's).
     public init(
         networkTransport: any NetworkTransport, store: Store = Store(), logger: Logger = Logger(label: "Baton.client"),
-        telemetry: BatonTelemetry = .default
+        telemetry: BatonTelemetry = .default, sensitiveData: SensitiveData? = nil
     ) {
         self.networkTransport = networkTransport
         self.store = store
         self.logger = logger
         self.telemetry = telemetry
+        self.sensitiveData = sensitiveData ?? store.sensitiveData
     }
 
     /// Fetches a query as `cachePolicy` says. With `.returnCacheDataAndFetch`, this returns the
@@ -126,7 +139,7 @@ public final class BatonClient: Sendable {
     ) -> AsyncThrowingStream<GraphQLResult<Query.Data>, any Error> {
         AsyncThrowingStream { continuation in
             let task = Task {
-                let observation = OperationObservation.start(query, telemetry: self.telemetry, sensitiveData: self.store.sensitiveData)
+                let observation = OperationObservation.start(query, telemetry: self.telemetry, sensitiveData: self.sensitiveData)
                 let deliver: (GraphQLResult<Query.Data>) -> Void = { result in
                     observation?.received(fromCache: result.source == .cache, graphQLErrors: result.errors)
                     continuation.yield(result)
@@ -162,7 +175,7 @@ public final class BatonClient: Sendable {
     /// Sends `operation` over the network transport as one observed operation (a watch's fetch,
     /// a mutator's commit): its span is current while it is sent, its response counted.
     func sendObserved<Operation: GraphQLOperation>(_ operation: Operation) async throws -> GraphQLResponse {
-        guard let observation = OperationObservation.start(operation, telemetry: telemetry, sensitiveData: store.sensitiveData) else {
+        guard let observation = OperationObservation.start(operation, telemetry: telemetry, sensitiveData: sensitiveData) else {
             return try await networkTransport.send(operation: operation)
         }
         do {
@@ -181,7 +194,7 @@ public final class BatonClient: Sendable {
     func observing<Operation: GraphQLOperation, Data>(
         _ operation: Operation, _ body: () async throws -> GraphQLResult<Data>
     ) async throws -> GraphQLResult<Data> {
-        guard let observation = OperationObservation.start(operation, telemetry: telemetry, sensitiveData: store.sensitiveData) else {
+        guard let observation = OperationObservation.start(operation, telemetry: telemetry, sensitiveData: sensitiveData) else {
             return try await body()
         }
         do {
@@ -195,42 +208,135 @@ public final class BatonClient: Sendable {
         }
     }
 
-    /// Fetches a query and delivers the outcome on `queue`; with `.returnCacheDataAndFetch`
-    /// the handler is called for the cached result and again for the server's.
+    // MARK: Callback forms, as Apollo iOS's
+
+    /// Fetches a query and calls `resultHandler` on the main actor (Apollo iOS's default, the
+    /// main queue) with each outcome: with `.returnCacheDataAndFetch`, the cached result and
+    /// then the server's, or the server's error. The handler may use the main actor's state (a
+    /// view controller's methods). Cancel through the returned handle.
+    ///
+    /// ```swift
+    /// client.fetch(query: HeroNameQuery(episode: .empire)) { result in
+    ///     guard let data = try? result.get().data else { return }
+    ///     print(data.hero?.name ?? "nobody")
+    /// }
+    /// ```
     @discardableResult
     public func fetch<Query: GraphQLQuery>(
         query: Query,
         cachePolicy: CachePolicy = .default,
-        queue: DispatchQueue = .main,
+        resultHandler: @escaping @MainActor @Sendable (Result<GraphQLResult<Query.Data>, any Error>) -> Void
+    ) -> any Cancellable {
+        deliver(fetchResults(query: query, cachePolicy: cachePolicy), onMainActor: resultHandler)
+    }
+
+    /// Fetches a query and calls `resultHandler` on `queue` with each outcome (with
+    /// `.returnCacheDataAndFetch`, the cached result and then the server's, or the error).
+    @discardableResult
+    public func fetch<Query: GraphQLQuery>(
+        query: Query,
+        cachePolicy: CachePolicy = .default,
+        queue: DispatchQueue,
         resultHandler: @escaping @Sendable (Result<GraphQLResult<Query.Data>, any Error>) -> Void
+    ) -> any Cancellable {
+        deliver(fetchResults(query: query, cachePolicy: cachePolicy), on: queue, resultHandler)
+    }
+
+    /// Performs a mutation and calls `resultHandler`, when given, on the main actor with the
+    /// outcome; without one, the mutation is sent and its response published to the store all
+    /// the same (a failure is logged to ``logger``). Cancel through the returned handle.
+    ///
+    /// ```swift
+    /// client.perform(mutation: UpvotePostMutation(postId: 1)) { result in
+    ///     guard let data = try? result.get().data else { return }
+    ///     print(data.upvotePost?.votes ?? 0)
+    /// }
+    /// ```
+    @discardableResult
+    public func perform<Mutation: GraphQLMutation>(
+        mutation: Mutation,
+        resultHandler: (@MainActor @Sendable (Result<GraphQLResult<Mutation.Data>, any Error>) -> Void)? = nil
+    ) -> any Cancellable {
+        let operation = single { try await self.perform(mutation: mutation) }
+        guard let resultHandler else { return deliver(operation, logging: Mutation.operationName) }
+        return deliver(operation, onMainActor: resultHandler)
+    }
+
+    /// Performs a mutation and calls `resultHandler`, when given, on `queue` with the outcome.
+    @discardableResult
+    public func perform<Mutation: GraphQLMutation>(
+        mutation: Mutation,
+        queue: DispatchQueue,
+        resultHandler: (@Sendable (Result<GraphQLResult<Mutation.Data>, any Error>) -> Void)? = nil
+    ) -> any Cancellable {
+        let operation = single { try await self.perform(mutation: mutation) }
+        guard let resultHandler else { return deliver(operation, logging: Mutation.operationName) }
+        return deliver(operation, on: queue, resultHandler)
+    }
+
+    /// An operation's one result as a sequence of one.
+    func single<Data: RootSelectionSet>(
+        _ body: @escaping @Sendable () async throws -> GraphQLResult<Data>
+    ) -> AsyncThrowingStream<GraphQLResult<Data>, any Error> {
+        AsyncThrowingStream { continuation in
+            let task = Task {
+                do {
+                    continuation.yield(try await body())
+                    continuation.finish()
+                } catch {
+                    continuation.finish(throwing: error)
+                }
+            }
+            continuation.onTermination = { _ in task.cancel() }
+        }
+    }
+
+    /// Calls `handler` on the main actor with each result, in order, then with the error if any.
+    func deliver<Data: RootSelectionSet>(
+        _ results: AsyncThrowingStream<GraphQLResult<Data>, any Error>,
+        onMainActor handler: @escaping @MainActor @Sendable (Result<GraphQLResult<Data>, any Error>) -> Void
     ) -> any Cancellable {
         let task = Task {
             do {
-                for try await result in self.fetchResults(query: query, cachePolicy: cachePolicy) {
-                    queue.async { resultHandler(.success(result)) }
+                for try await result in results {
+                    await MainActor.run { handler(.success(result)) }
                 }
             } catch {
-                queue.async { resultHandler(.failure(error)) }
+                await MainActor.run { handler(.failure(error)) }
             }
         }
         return TaskCancellable(task: task)
     }
 
-    /// Performs a mutation and delivers the outcome on `queue`. Cancel through the returned handle.
-    @discardableResult
-    public func perform<Mutation: GraphQLMutation>(
-        mutation: Mutation,
-        queue: DispatchQueue = .main,
-        resultHandler: @escaping @Sendable (Result<GraphQLResult<Mutation.Data>, any Error>) -> Void
+    /// Calls `handler` on `queue` with each result, in order, then with the error if any.
+    func deliver<Data: RootSelectionSet>(
+        _ results: AsyncThrowingStream<GraphQLResult<Data>, any Error>,
+        on queue: DispatchQueue,
+        _ handler: @escaping @Sendable (Result<GraphQLResult<Data>, any Error>) -> Void
     ) -> any Cancellable {
         let task = Task {
-            let result: Result<GraphQLResult<Mutation.Data>, any Error>
             do {
-                result = .success(try await self.perform(mutation: mutation))
+                for try await result in results {
+                    queue.async { handler(.success(result)) }
+                }
             } catch {
-                result = .failure(error)
+                queue.async { handler(.failure(error)) }
             }
-            queue.async { resultHandler(result) }
+        }
+        return TaskCancellable(task: task)
+    }
+
+    /// Runs the operation with no one waiting: a failure is logged to ``logger`` at error level.
+    func deliver<Data: RootSelectionSet>(
+        _ results: AsyncThrowingStream<GraphQLResult<Data>, any Error>, logging operationName: String
+    ) -> any Cancellable {
+        let logger = self.logger
+        let task = Task {
+            do {
+                for try await _ in results {}
+            } catch {
+                logger.error("\(operationName) failed and no result handler was given: \(error)")
+            }
         }
         return TaskCancellable(task: task)
     }

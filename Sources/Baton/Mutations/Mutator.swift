@@ -10,15 +10,15 @@ import Observation
 /// elsewhere.
 ///
 /// ```swift
-/// let changeStatus = client.mutator(ChangeTodoStatusMutation.self)
+/// let changeStatus = client.mutator(ChangeTodoStatusWithCountsMutation.self)
 /// changeStatus.commit(
-///     variables: ChangeTodoStatusMutation(input: .init(complete: true, id: todo.id, userId: user.id)),
+///     variables: ChangeTodoStatusWithCountsMutation(input: .init(complete: true, id: todo.id, userId: user.id)),
 ///     optimisticResponse: ["changeTodoStatus": ["__typename": "ChangeTodoStatusPayload", "todo": […], "user": […]]],
 ///     completion: { result in … })
 /// ```
 ///
 /// Add conveniences for one operation in an extension:
-/// `extension Mutator where Operation == ChangeTodoStatusMutation { func commit(todo:complete:) … }`.
+/// `extension Mutator where Operation == ChangeTodoStatusWithCountsMutation { func commit(todo:complete:) … }`.
 /// In SwiftUI, `@Mutation` keeps one in the view's state.
 @MainActor
 @Observable

@@ -22,8 +22,17 @@
     public struct Fragment<F: BatonAPI.GraphQLFragment>: DynamicProperty {
         @Environment(\.batonClient) private var client
         @State private var observer: FragmentObserver<F>
-        private let reference: any SelectionSet
+        private let reference: (any SelectionSet)?
         private let variables: JSONObject
+
+        /// A fragment with no reference yet (Relay.swift's `@Fragment<ToDoItem_item> var item`):
+        /// it reads `nil` until the view is made with one, `ToDoItem(item: Fragment(todo))`.
+        @MainActor
+        public init() {
+            reference = nil
+            variables = [:]
+            _observer = State(initialValue: FragmentObserver())
+        }
 
         /// Follows the fragment on the object `reference` stands for, with the fragment's
         /// `variables` (its `@argumentDefinitions` defaults for those left out).
@@ -44,7 +53,8 @@
 
         /// Called by SwiftUI before each `body`: hands the reference and the client to the observer.
         public func update() {
-            let (observer, client, reference, variables) = (self.observer, self.client, self.reference, self.variables)
+            guard let reference = self.reference else { return }
+            let (observer, client, variables) = (self.observer, self.client, self.variables)
             MainActor.assumeIsolated { observer.load(reference, client: client, variables: variables) }
         }
     }

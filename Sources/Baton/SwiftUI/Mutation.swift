@@ -9,7 +9,7 @@
     /// ```swift
     /// struct TodoRow: View {
     ///     @Fragment<TodoDetails> var todo: TodoDetails?
-    ///     @Mutation<ChangeTodoStatusMutation> var changeStatus: Mutator<ChangeTodoStatusMutation>
+    ///     @Mutation<ChangeTodoStatusWithCountsMutation> var changeStatus: Mutator<ChangeTodoStatusWithCountsMutation>
     ///     let userID: String
     ///
     ///     init(todo: TodoDetails, userID: String) {
@@ -22,7 +22,7 @@
     ///             get: { todo?.complete ?? false },
     ///             set: { complete in
     ///                 guard let todo else { return }
-    ///                 changeStatus.commit(variables: ChangeTodoStatusMutation(
+    ///                 changeStatus.commit(variables: ChangeTodoStatusWithCountsMutation(
     ///                     input: .init(complete: complete, id: todo.id, userId: userID)))
     ///             }))
     ///         .disabled(changeStatus.isInFlight)

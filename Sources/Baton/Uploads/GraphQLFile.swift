@@ -29,9 +29,12 @@ public struct GraphQLFile: Sendable, Hashable {
         content = .data(data)
     }
 
-    /// A file on disk, streamed from it when sent; a file that cannot be read fails the upload
-    /// with ``BatonError/unreadableFile(operationName:fileURL:underlying:)``.
-    public init(fieldName: String, originalName: String, mimeType: String = "application/octet-stream", fileURL: URL) {
+    /// A file on disk, streamed from it when sent; `nil` when `fileURL` is not a local file URL
+    /// (as Apollo iOS's initializer, it can fail: `guard let file = GraphQLFile(…) else { … }`).
+    /// A local file that cannot be read when the upload starts fails the upload with
+    /// ``BatonError/unreadableFile(operationName:fileURL:underlying:)``.
+    public init?(fieldName: String, originalName: String, mimeType: String = "application/octet-stream", fileURL: URL) {
+        guard fileURL.isFileURL else { return nil }
         self.fieldName = fieldName
         self.originalName = originalName
         self.mimeType = mimeType

@@ -9,7 +9,7 @@ public protocol MutableSelectionSet: SelectionSet, SelectionSetWritableValue {
 extension MutableSelectionSet {
     /// The data as a mutable inline fragment's, when its type condition matches.
     public func _asMutableInlineFragment<T: MutableInlineFragment>() -> T? {
-        let typename = __typename ?? Self.__parentType.name
+        let typename = __typename
         guard T.__parentType.matches(typename) else { return nil }
         return T(_dataDict: __data)
     }

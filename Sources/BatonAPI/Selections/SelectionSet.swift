@@ -66,12 +66,13 @@ extension SelectionSet {
     /// The response object underneath, as received.
     public var jsonObject: JSONObject { __data.object }
 
-    /// The object's runtime type, when the response has it.
-    public var __typename: String? { __data.object["__typename"]?.stringValue }
+    /// The object's runtime type: the response's `__typename`, or the selection set's own type
+    /// when the response does not say (a concrete type needs none).
+    public var __typename: String { __data.object["__typename"]?.stringValue ?? Self.__parentType.name }
 
     /// The data as the selection set of an inline fragment, when its type condition matches.
     public func _asInlineFragment<T: InlineFragment>() -> T? {
-        let typename = __typename ?? Self.__parentType.name
+        let typename = __typename
         guard T.__parentType.matches(typename) else { return nil }
         return T(_dataDict: __data)
     }

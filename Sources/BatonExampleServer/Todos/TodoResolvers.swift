@@ -61,7 +61,7 @@ enum TodoResolvers {
         table.field("Mutation", "addTodo") { call in
             let input = try call.input("input")
             let users = call.context.state.users
-            let userID = try input.requiredString("userId")
+            let userID = UserStore.userID(try input.requiredString("userId"))
             let todo = try users.addTodo(text: try input.requiredString("text"), userID: userID)
             return AddTodoPayload(
                 todoEdge: TodoEdge(todo), todo: todo, user: try user(userID, in: users),
@@ -71,7 +71,7 @@ enum TodoResolvers {
         table.field("Mutation", "removeTodo") { call in
             let input = try call.input("input")
             let users = call.context.state.users
-            let (id, userID) = (try input.requiredString("id"), try input.requiredString("userId"))
+            let (id, userID) = (try input.requiredString("id"), UserStore.userID(try input.requiredString("userId")))
             try users.removeTodo(id: id, userID: userID)
             return RemoveTodoPayload(
                 deletedTodoID: id, user: try user(userID, in: users), clientMutationId: input.string("clientMutationId")
@@ -80,7 +80,7 @@ enum TodoResolvers {
         table.field("Mutation", "changeTodoStatus") { call in
             let input = try call.input("input")
             let users = call.context.state.users
-            let userID = try input.requiredString("userId")
+            let userID = UserStore.userID(try input.requiredString("userId"))
             let todo = try users.changeTodoStatus(
                 id: try input.requiredString("id"), userID: userID, complete: try input.requiredBool("complete")
             )

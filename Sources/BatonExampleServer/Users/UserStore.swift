@@ -21,6 +21,9 @@ struct Todo: ObjectValue {
 final class UserStore: Sendable {
     static let viewerID = "User:1"
 
+    /// A `userId` argument as given: "me" (Relay.swift's to-do example) is the viewer.
+    static func userID(_ given: String) -> String { given == "me" ? viewerID : given }
+
     private struct State {
         var users: [User] = [User(id: UserStore.viewerID, email: "me@example.com")]
         var trips: [String: [String]] = [:]

@@ -7,7 +7,12 @@ import BatonAPI
 /// `pageInfo` is `<connectionID>:pageInfo`. Pages merge by cursor: `after` the stored end cursor
 /// appends, `before` the start cursor prepends, no cursor replaces; a node already present is
 /// not added twice.
-public enum ConnectionHandler {
+public enum ConnectionHandler: Sendable {
+    /// The handler the store uses, as Relay.swift names it: `ConnectionHandler.default.getConnectionID(…)`
+    /// gives the connection's record ID as the `String` a generated `connections: [String]`
+    /// variable takes (the static `getConnectionID(parentID:key:filters:)` gives a `DataID`).
+    case `default`
+
     static let nextEdgeIndexKey = "__connection_next_edge_index"
     static let paginationArguments: Set<String> = ["first", "last", "after", "before"]
 
@@ -19,6 +24,16 @@ public enum ConnectionHandler {
     /// The connection record's ID for a parent, key and filter values.
     public static func getConnectionID(parentID: DataID, key: String, filters: [String: JSONValue] = [:]) -> DataID {
         ClientID.make(parentID: parentID, storageKey: handleKey(key: key, filters: filters))
+    }
+
+    /// The connection record's ID for a parent, key and filter values, as the `String` a
+    /// generated `connections` variable (`[ID!]!`) takes.
+    ///
+    /// ```swift
+    /// let connections = [ConnectionHandler.default.getConnectionID(parentID: DataID("1"), key: "ToDoList_todos")]
+    /// ```
+    public func getConnectionID(parentID: DataID, key: String, filters: [String: JSONValue] = [:]) -> String {
+        Self.getConnectionID(parentID: parentID, key: key, filters: filters).rawValue
     }
 
     /// The connection record of `record` under `key` and filters, if it exists.

@@ -12,7 +12,7 @@ struct CommittedMocksTests {
     @Test func exampleMocksAreCurrent() throws {
         let api = TestPaths.packageRoot.appendingPathComponent("Sources/BatonExampleAPI")
         var configuration = try CodegenConfiguration.load(path: api.appendingPathComponent("graphql/baton.json").path)
-        configuration.documentGlobs = [api.path + "/graphql/*.graphql", api.appendingPathComponent("ExampleAPI.swift").path]
+        configuration.documentGlobs = [api.path + "/graphql/*.graphql", api.appendingPathComponent("ExampleAPI.swift").path, api.path + "/Seeds/*.swift"]
         let mocks = try #require(configuration.testMocks)
         #expect(mocks.apiModule == "BatonExampleAPI")
         let expected = URL(fileURLWithPath: mocks.outputDirectory).standardizedFileURL

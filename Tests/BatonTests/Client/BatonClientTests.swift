@@ -136,14 +136,14 @@ struct BatonClientTests {
             #expect(viewer.todos.edges?.count == before)
 
             let added = try await client.perform(
-                mutation: AddTodoMutation(input: AddTodoInput(text: "Write tests", userId: viewer.id, clientMutationId: "m1")))
+                mutation: AddTodoEdgeMutation(input: AddTodoInput(text: "Write tests", userId: viewer.id, clientMutationId: "m1")))
             let node = try #require(added.data?.addTodo?.todoEdge.node)
             #expect(node.fragments.todoDetails.text == "Write tests")
             #expect(added.data?.addTodo?.clientMutationId == "m1")
             #expect(added.data?.addTodo?.user.totalCount == before + 1)
 
             let changed = try await client.perform(
-                mutation: ChangeTodoStatusMutation(input: ChangeTodoStatusInput(complete: true, id: node.id, userId: viewer.id)))
+                mutation: ChangeTodoStatusWithCountsMutation(input: ChangeTodoStatusInput(complete: true, id: node.id, userId: viewer.id)))
             #expect(changed.data?.changeTodoStatus?.todo.complete == true)
 
             let fetched = try await client.fetch(query: NodeQuery(id: node.id))
@@ -151,7 +151,7 @@ struct BatonClientTests {
             #expect(fetched.data?.node?.asTodo?.complete == true)
 
             let removed = try await client.perform(
-                mutation: RemoveTodoMutation(input: RemoveTodoInput(id: node.id, userId: viewer.id)))
+                mutation: RemoveTodoWithCountMutation(input: RemoveTodoInput(id: node.id, userId: viewer.id)))
             #expect(removed.data?.removeTodo?.deletedTodoID == node.id)
             #expect(removed.data?.removeTodo?.user.totalCount == before)
         }

@@ -147,7 +147,7 @@ struct TransportFailureTests {
             HeroNameQuery.self, HeroAndFriendsQuery.self, HumanQuery.self, SearchQuery.self, ReviewsQuery.self,
             CreateReviewForEpisodeMutation.self, UpvotePostMutation.self, LaunchListQuery.self, LaunchDetailsQuery.self,
             LoginMutation.self, MeQuery.self, BookTripsMutation.self, CancelTripMutation.self, TodoListQuery.self,
-            AddTodoMutation.self, ChangeTodoStatusMutation.self, RemoveTodoMutation.self, NodeQuery.self,
+            AddTodoEdgeMutation.self, ChangeTodoStatusWithCountsMutation.self, RemoveTodoWithCountMutation.self, NodeQuery.self,
             UpvoteTwoPostsMutation.self,
         ]
         for operation in operations {

@@ -82,7 +82,7 @@ struct InteropTransportTests {
                 operation: InteropMultipleUploadMutation(files: ["a", "b"]),
                 files: [
                     GraphQLFile(fieldName: "files", originalName: "small.txt", mimeType: "text/plain", data: text),
-                    GraphQLFile(fieldName: "files", originalName: "large.bin", fileURL: fileURL),
+                    GraphQLFile(fieldName: "files", originalName: "large.bin", fileURL: fileURL)!,
                 ])
             #expect(multiple.data?.multipleUpload.map(\.sha256) == [Self.sha256(text), Self.sha256(large)])
             #expect(multiple.data?.multipleUpload.map(\.filename) == ["small.txt", "large.bin"])

@@ -123,7 +123,7 @@ struct FragmentPaginationTests {
             let first = try await updates.next()
             #expect(first?.complete == false)
             _ = try await client.perform(
-                mutation: ChangeTodoStatusMutation(input: ChangeTodoStatusInput(complete: true, id: "Todo:2", userId: "User:1")))
+                mutation: ChangeTodoStatusWithCountsMutation(input: ChangeTodoStatusInput(complete: true, id: "Todo:2", userId: "User:1")))
             let second = try await updates.next()
             #expect(second?.complete == true)
             #expect(second?.text == "Buy a unicorn")

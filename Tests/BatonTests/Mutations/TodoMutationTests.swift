@@ -147,10 +147,10 @@ struct TodoMutationTests {
             let open = try #require(list.data?.viewer?.todos.edges?.compactMap { $0?.node }.first { !$0.complete })
             let completed = try #require(list.data?.viewer?.completedCount)
 
-            let mutator = client.mutator(ChangeTodoStatusMutation.self)
-            let done = Locked<GraphQLResult<ChangeTodoStatusMutation.Data>?>(nil)
+            let mutator = client.mutator(ChangeTodoStatusWithCountsMutation.self)
+            let done = Locked<GraphQLResult<ChangeTodoStatusWithCountsMutation.Data>?>(nil)
             let commit = mutator.commit(
-                variables: ChangeTodoStatusMutation(input: ChangeTodoStatusInput(complete: true, id: open.id, userId: "User:1")),
+                variables: ChangeTodoStatusWithCountsMutation(input: ChangeTodoStatusInput(complete: true, id: open.id, userId: "User:1")),
                 optimisticResponse: [
                     "changeTodoStatus": [
                         "__typename": "ChangeTodoStatusPayload",
@@ -183,9 +183,9 @@ struct TodoMutationTests {
             let open = try #require(list.data?.viewer?.todos.edges?.compactMap { $0?.node }.first { !$0.complete })
             let before = client.store.snapshot()
 
-            let outcome = Locked<GraphQLResult<ChangeTodoStatusMutation.Data>?>(nil)
-            let commit = client.mutator(ChangeTodoStatusMutation.self).commit(
-                variables: ChangeTodoStatusMutation(input: ChangeTodoStatusInput(complete: true, id: open.id, userId: "User:999")),
+            let outcome = Locked<GraphQLResult<ChangeTodoStatusWithCountsMutation.Data>?>(nil)
+            let commit = client.mutator(ChangeTodoStatusWithCountsMutation.self).commit(
+                variables: ChangeTodoStatusWithCountsMutation(input: ChangeTodoStatusInput(complete: true, id: open.id, userId: "User:999")),
                 optimisticUpdater: { store, _ in store.get(DataID(open.id))?.setValue(true, "complete") },
                 completion: { result in outcome.withLock { $0 = try? result.get() } })
             await commit.finished()
@@ -201,10 +201,10 @@ struct TodoMutationTests {
             let list = try await client.fetch(query: TodoListQuery(first: 10))
             let open = try #require(list.data?.viewer?.todos.edges?.compactMap { $0?.node }.filter { !$0.complete })
             try #require(open.count >= 2)
-            let mutator = client.mutator(ChangeTodoStatusMutation.self)
+            let mutator = client.mutator(ChangeTodoStatusWithCountsMutation.self)
             @MainActor func toggle(_ id: String) -> MutationCommit {
                 mutator.commit(
-                    variables: ChangeTodoStatusMutation(input: ChangeTodoStatusInput(complete: true, id: id, userId: "User:1")),
+                    variables: ChangeTodoStatusWithCountsMutation(input: ChangeTodoStatusInput(complete: true, id: id, userId: "User:1")),
                     optimisticUpdater: { store, _ in store.get(DataID(id))?.setValue(true, "complete").setValue("optimistic", "text") })
             }
             let a = toggle(open[0].id)
@@ -260,8 +260,8 @@ struct TodoMutationTests {
         let port = try closedLoopbackPort()
         let client = BatonClient(url: URL(string: "http://127.0.0.1:\(port)/graphql")!)
         let outcome = Locked<(any Error)?>(nil)
-        await client.mutator(ChangeTodoStatusMutation.self).commit(
-            variables: ChangeTodoStatusMutation(input: ChangeTodoStatusInput(complete: true, id: "Todo:1", userId: "User:1")),
+        await client.mutator(ChangeTodoStatusWithCountsMutation.self).commit(
+            variables: ChangeTodoStatusWithCountsMutation(input: ChangeTodoStatusInput(complete: true, id: "Todo:1", userId: "User:1")),
             optimisticResponse: ["changeTodoStatus": ["__typename": "ChangeTodoStatusPayload", "todo": ["__typename": "Todo", "id": "Todo:1", "complete": "yes"]]],
             completion: { result in
                 if case .failure(let error) = result { outcome.withLock { $0 = error } }

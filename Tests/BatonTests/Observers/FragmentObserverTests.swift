@@ -26,7 +26,7 @@ struct FragmentObserverTests {
                 #expect(observer.data?.text == "Buy a unicorn")  // read from the store at once
                 #expect(observer.recordID == "Todo:2")
                 _ = try await client.perform(
-                    mutation: ChangeTodoStatusMutation(input: ChangeTodoStatusInput(complete: !todo.complete, id: todo.id, userId: "User:1")))
+                    mutation: ChangeTodoStatusWithCountsMutation(input: ChangeTodoStatusInput(complete: !todo.complete, id: todo.id, userId: "User:1")))
                 await until { observer.data?.complete == !todo.complete }
                 #expect(client.store.watcherCount == watchers + 1)
             }
@@ -37,7 +37,7 @@ struct FragmentObserverTests {
             let observer = FragmentObserver<TodoDetails>(client: client, reference: todo)
             let probe = ChangeProbe { _ = observer.data }
             _ = try await client.perform(
-                mutation: ChangeTodoStatusMutation(input: ChangeTodoStatusInput(complete: todo.complete, id: todo.id, userId: "User:1")))
+                mutation: ChangeTodoStatusWithCountsMutation(input: ChangeTodoStatusInput(complete: todo.complete, id: todo.id, userId: "User:1")))
             await until { observer.data?.complete == todo.complete }
             #expect(probe.changes.withLock { $0 } >= 1)
             #expect(probe.offMainActor.withLock { $0 } == 0)

@@ -39,7 +39,7 @@ struct QueryObserverTests {
             let todo = try #require(observer.data?.viewer?.todos.edges?.first??.node?.fragments.todoDetails)
             let probe = ChangeProbe { _ = observer.state }
             _ = try await client.perform(
-                mutation: ChangeTodoStatusMutation(input: ChangeTodoStatusInput(complete: !todo.complete, id: todo.id, userId: "User:1")))
+                mutation: ChangeTodoStatusWithCountsMutation(input: ChangeTodoStatusInput(complete: !todo.complete, id: todo.id, userId: "User:1")))
             await until { observer.data?.viewer?.todos.edges?.first??.node?.fragments.todoDetails.complete == !todo.complete }
             #expect(observer.state.result?.source == .cache)
             #expect(probe.offMainActor.withLock { $0 } == 0)
@@ -83,7 +83,7 @@ struct QueryObserverTests {
             try await waitUntil { client.store.watcherCount == watchers && client.sharedWatches.count == 0 }
 
             // The store changes; nothing fetches for the released observer.
-            _ = try await client.perform(mutation: ChangeTodoStatusMutation(input: ChangeTodoStatusInput(complete: true, id: "Todo:1", userId: "User:1")))
+            _ = try await client.perform(mutation: ChangeTodoStatusWithCountsMutation(input: ChangeTodoStatusInput(complete: true, id: "Todo:1", userId: "User:1")))
             #expect(requests.arrivedCount == 2)
         }
     }

@@ -124,7 +124,7 @@ struct CachePolicyTests {
             let todo = try #require(edges.first { !$0.complete })
             let completedBefore = try #require(list.data?.viewer?.completedCount)
             _ = try await client.perform(
-                mutation: ChangeTodoStatusMutation(input: ChangeTodoStatusInput(complete: true, id: todo.id, userId: "User:1")))
+                mutation: ChangeTodoStatusWithCountsMutation(input: ChangeTodoStatusInput(complete: true, id: todo.id, userId: "User:1")))
             let cached = try await client.fetch(query: TodoListQuery(first: 10), cachePolicy: .storeOnly)
             #expect(cached.data?.viewer?.todos.edges?.compactMap { $0?.node }.first { $0.id == todo.id }?.complete == true)
             #expect(cached.data?.viewer?.completedCount == completedBefore + 1)
@@ -159,7 +159,7 @@ struct CachePolicyTests {
 
             // Related: one emission, from the store.
             _ = try await client.perform(
-                mutation: ChangeTodoStatusMutation(input: ChangeTodoStatusInput(complete: true, id: first.id, userId: "User:1")))
+                mutation: ChangeTodoStatusWithCountsMutation(input: ChangeTodoStatusInput(complete: true, id: first.id, userId: "User:1")))
             try await waitUntil { emissions.withLock { $0.count } == 2 }
             let updated = try #require(emissions.withLock { $0.last })
             #expect(updated.source == .cache)

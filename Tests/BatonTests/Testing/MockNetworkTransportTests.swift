@@ -88,18 +88,18 @@ struct MockNetworkTransportTests {
         let gate = AsyncStream.makeStream(of: Void.self)
         let transport = MockNetworkTransport { _ in
             for await _ in gate.stream { break }
-            return ["data": .object(try ChangeTodoStatusMutation.Data.from(Self.changed(complete: false, count: 0)).jsonObject)]
+            return ["data": .object(try ChangeTodoStatusWithCountsMutation.Data.from(Self.changed(complete: false, count: 0)).jsonObject)]
         }
         let client = BatonClient(networkTransport: transport)
         // The example schema's IDs are global (`Node`): a todo's record is its id.
         client.store.write(fragment: TodoDetails(id: "Todo:t1", text: "Write tests", complete: false), id: "Todo:t1")
 
-        typealias Payload = ChangeTodoStatusMutation.Data.ChangeTodoStatus
-        let optimistic = ChangeTodoStatusMutation.Data(
+        typealias Payload = ChangeTodoStatusWithCountsMutation.Data.ChangeTodoStatus
+        let optimistic = ChangeTodoStatusWithCountsMutation.Data(
             changeTodoStatus: Payload(todo: Payload.Todo(id: "Todo:t1", complete: true), user: Payload.User(id: "u1", completedCount: 1)))
-        let done = AsyncStream.makeStream(of: Result<GraphQLResult<ChangeTodoStatusMutation.Data>, any Error>.self)
-        client.mutator(ChangeTodoStatusMutation.self).commit(
-            variables: ChangeTodoStatusMutation(input: ChangeTodoStatusInput(complete: true, id: "Todo:t1", userId: "u1")),
+        let done = AsyncStream.makeStream(of: Result<GraphQLResult<ChangeTodoStatusWithCountsMutation.Data>, any Error>.self)
+        client.mutator(ChangeTodoStatusWithCountsMutation.self).commit(
+            variables: ChangeTodoStatusWithCountsMutation(input: ChangeTodoStatusInput(complete: true, id: "Todo:t1", userId: "u1")),
             optimisticResponse: optimistic, completion: { done.continuation.yield($0) })
         // The commit applies the optimistic response before it sends; the server's answer waits for the gate.
         var optimisticComplete = false
@@ -115,7 +115,7 @@ struct MockNetworkTransportTests {
         let result = try #require(await iterator.next()).get()
         #expect(result.data?.changeTodoStatus?.todo.complete == false)
         #expect(try client.store.read(fragment: TodoDetails.self, id: "Todo:t1").complete == false)
-        #expect(transport.requests(of: ChangeTodoStatusMutation.self).first?.input.id == "Todo:t1")
+        #expect(transport.requests(of: ChangeTodoStatusWithCountsMutation.self).first?.input.id == "Todo:t1")
     }
 
     static func changed(complete: Bool, count: Int) -> Mock<BatonExampleMocks.Mutation> {

@@ -204,7 +204,7 @@ struct UploadTests {
                 operation: MultipleUploadMutation(files: ["b", "big"]),
                 files: [
                     GraphQLFile(fieldName: "files", originalName: "b.txt", mimeType: "text/plain", data: Self.bravo),
-                    GraphQLFile(fieldName: "files", originalName: "big.bin", fileURL: bigURL),
+                    GraphQLFile(fieldName: "files", originalName: "big.bin", fileURL: bigURL)!,
                 ])
             #expect(list.data?.multipleUpload.map(\.sha256) == [Self.sha256(Self.bravo), Self.sha256(big)])
             #expect(list.data?.multipleUpload.map(\.size) == [Self.bravo.count, big.count])
@@ -220,7 +220,7 @@ struct UploadTests {
                 operation: MultipleParameterUploadMutation(singleFile: "a", multipleFiles: ["big", "c"]),
                 files: [
                     GraphQLFile(fieldName: "singleFile", originalName: "a.txt", mimeType: "text/plain", data: Self.alpha),
-                    GraphQLFile(fieldName: "multipleFiles", originalName: "big.bin", fileURL: bigURL),
+                    GraphQLFile(fieldName: "multipleFiles", originalName: "big.bin", fileURL: bigURL)!,
                     GraphQLFile(fieldName: "multipleFiles", originalName: "c.txt", mimeType: "text/plain", data: Self.charlie),
                 ])
             let files = try #require(several.data?.multipleParameterUpload)
@@ -236,7 +236,7 @@ struct UploadTests {
             let missing = URL(fileURLWithPath: "/nonexistent/baton-\(UUID().uuidString).bin")
             await #expect {
                 try await client.upload(
-                    operation: SingleUploadMutation(file: "x"), files: [GraphQLFile(fieldName: "file", originalName: "x.bin", fileURL: missing)])
+                    operation: SingleUploadMutation(file: "x"), files: [GraphQLFile(fieldName: "file", originalName: "x.bin", fileURL: missing)!])
             } throws: { error in
                 guard case .unreadableFile("SingleUpload", let url, _)? = error as? BatonError else { return false }
                 return url == missing
@@ -307,7 +307,7 @@ struct UploadTests {
             let before = ResidentMemory.current()
             let sampler = ResidentMemory.Sampler()
             let result = try await client.upload(
-                operation: SingleUploadMutation(file: "large"), files: [GraphQLFile(fieldName: "file", originalName: "large.bin", fileURL: url)])
+                operation: SingleUploadMutation(file: "large"), files: [GraphQLFile(fieldName: "file", originalName: "large.bin", fileURL: url)!])
             let peak = sampler.stop()
             #expect(result.data?.singleUpload.sha256 == expected)
             #expect(result.data?.singleUpload.size == megabytes * 1024 * 1024)

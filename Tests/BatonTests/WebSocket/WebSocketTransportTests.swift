@@ -287,7 +287,7 @@ struct WebSocketTransportTests {
     private func changeStatus(of id: String, complete: Bool, server: RunningExampleServer) async throws {
         let other = BatonClient(url: server.url)
         _ = try await other.perform(
-            mutation: ChangeTodoStatusMutation(input: ChangeTodoStatusInput(complete: complete, id: id, userId: "User:1")))
+            mutation: ChangeTodoStatusWithCountsMutation(input: ChangeTodoStatusInput(complete: complete, id: id, userId: "User:1")))
     }
 }
 

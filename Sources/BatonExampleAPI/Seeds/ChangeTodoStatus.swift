@@ -1,0 +1,14 @@
+// ChangeTodoStatus.swift
+
+import BatonAPI
+
+private let mutation = graphql("""
+mutation ChangeTodoStatusMutation($input: ChangeTodoStatusInput!) {
+  changeTodoStatus(input: $input) {
+    todo {
+      id
+      complete
+    }
+  }
+}
+""")
