@@ -94,7 +94,7 @@ struct DocumentationCodeBlockTests {
         let readme = try String(contentsOf: BuiltModules.packageRoot.appendingPathComponent("README.md"), encoding: .utf8)
         #expect(readme.utf8.count <= 12 * 1024)
         let shell = try Self.blocks(in: "README.md").filter { $0.language == "sh" }.map(\.code)
-        #expect(shell.contains { $0.contains("swift run baton-demo") && $0.contains("swift test") })
+        #expect(shell.contains { $0.contains("swift run baton-demo") && $0.contains("scripts/test") })
     }
 
     @Test("Every Swift program block of README.md and the DocC articles type-checks", arguments: documents)
