@@ -377,8 +377,10 @@ public final class Store: Sendable {
                 for id in clearsCache ? applied : changed {
                     if let record = state.source.state(of: id) { batch.records[id] = record }
                 }
-                batch.readIDs = state.memory.takeReadSinceWrite()
                 if batch.changesData {
+                    // Reads since the last write go with the next one that writes something (an
+                    // optimistic commit writes nothing and must not drop them).
+                    batch.readIDs = state.memory.takeReadSinceWrite()
                     state.memory.willWrite(batch.records.keys)
                     writer.enqueue(batch)
                 }
