@@ -19,7 +19,8 @@ import Foundation
 final class PersistenceWriter: Sendable {
     /// What the writer does, in order.
     private enum Step {
-        case write(CacheBatch)
+        /// A commit's batch, and the record IDs of each commit in it (several once merged).
+        case write(CacheBatch, commits: [[DataID]])
         case clear
     }
 
@@ -33,8 +34,6 @@ final class PersistenceWriter: Sendable {
 
     private struct Queue {
         var steps: [Step] = []
-        /// The record IDs of each commit queued, merged ones included.
-        var commits: [[[DataID]]] = []
         /// Fetch-time-only commits waiting for the next write.
         var deferred: CacheBatch?
         var running = false
@@ -71,18 +70,16 @@ final class PersistenceWriter: Sendable {
                 batch = Self.merge(deferred, batch)
                 queue.deferred = nil
             }
-            if queue.steps.count >= Self.maxQueuedWrites, case .write(let oldest)? = queue.steps.first,
-                case .write(let next) = queue.steps[1], !Self.endsGroup(oldest)
+            if queue.steps.count >= Self.maxQueuedWrites, case .write(let oldest, let oldestCommits)? = queue.steps.first,
+                case .write(let next, let nextCommits) = queue.steps[1], !Self.endsGroup(oldest)
             {
                 // The disk has stalled: the two oldest commits become one write.
-                queue.steps[0] = .write(Self.merge(oldest, next))
+                queue.steps[0] = .write(Self.merge(oldest, next), commits: oldestCommits + nextCommits)
                 queue.steps.remove(at: 1)
-                queue.commits[0] += queue.commits.remove(at: 1)
                 // Two steps are now one: the one merged away counts as done.
                 queue.finished += 1
             }
-            queue.steps.append(.write(batch))
-            queue.commits.append([Array(batch.records.keys)])
+            queue.steps.append(.write(batch, commits: [Array(batch.records.keys)]))
             queue.enqueued += 1
             startIfIdle(&queue)
         }
@@ -93,7 +90,6 @@ final class PersistenceWriter: Sendable {
         queue.withLock { queue in
             queue.deferred = nil
             queue.steps.append(.clear)
-            queue.commits.append([])
             queue.enqueued += 1
             startIfIdle(&queue)
         }
@@ -105,8 +101,7 @@ final class PersistenceWriter: Sendable {
         let target = queue.withLock { queue -> Int in
             if let deferred = queue.deferred {
                 queue.deferred = nil
-                queue.steps.append(.write(deferred))
-                queue.commits.append([[]])
+                queue.steps.append(.write(deferred, commits: [[]]))
                 queue.enqueued += 1
                 startIfIdle(&queue)
             }
@@ -150,16 +145,14 @@ final class PersistenceWriter: Sendable {
             }
             guard case .write = queue.steps[0] else {
                 queue.steps.removeFirst()
-                queue.commits.removeFirst()
                 return (true, [], [], queue.cache)
             }
             var batches: [CacheBatch] = []
             var commits: [[DataID]] = []
-            while case .write(let batch)? = queue.steps.first {
+            while case .write(let batch, let ids)? = queue.steps.first {
                 batches.append(batch)
-                commits += queue.commits[0]
+                commits += ids
                 queue.steps.removeFirst()
-                queue.commits.removeFirst()
             }
             return (false, batches, commits, queue.cache)
         }
