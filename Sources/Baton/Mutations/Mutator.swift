@@ -58,12 +58,14 @@ public final class Mutator<Operation: GraphQLMutation> {
         updater: Updater? = nil,
         completion: Completion? = nil
     ) -> MutationCommit {
-        start(variables, optimistic: .success(optimisticResponse?.jsonObject), optimisticUpdater, updater, completion)
+        start(variables, optimistic: .success(optimisticResponse?.jsonObject), checks: false, optimisticUpdater, updater, completion)
     }
 
-    /// Commits, with an optimistic response given as a JSON literal, checked against the
-    /// mutation's selections (a mismatch fails the commit with an error that names the path,
-    /// and nothing is sent).
+    /// Commits, with an optimistic response given as a JSON literal, taken as Relay takes one:
+    /// checked against the mutation's selections, where a concrete type needs no `__typename` and
+    /// a field left out is not written (the record keeps its value). A value of the wrong type
+    /// fails the commit with an error that names the path (logged when there is no
+    /// `completion`), and nothing is sent.
     @discardableResult
     public func commit(
         variables: Operation,
@@ -72,22 +74,12 @@ public final class Mutator<Operation: GraphQLMutation> {
         updater: Updater? = nil,
         completion: Completion? = nil
     ) -> MutationCommit {
-        let checked: Result<JSONObject?, any Error>
-        if let optimisticResponse {
-            do {
-                _ = try Operation.Data(jsonObject: optimisticResponse, variables: variables.variablesJSON)
-                checked = .success(optimisticResponse)
-            } catch {
-                checked = .failure(BatonError.dataMismatch(operationName: Operation.operationName, error))
-            }
-        } else {
-            checked = .success(nil)
-        }
-        return start(variables, optimistic: checked, optimisticUpdater, updater, completion)
+        start(variables, optimistic: .success(optimisticResponse), checks: true, optimisticUpdater, updater, completion)
     }
 
+    /// Starts a commit; `checks` has the store check the optimistic response (a JSON literal).
     private func start(
-        _ operation: Operation, optimistic: Result<JSONObject?, any Error>, _ optimisticUpdater: Updater?,
+        _ operation: Operation, optimistic: Result<JSONObject?, any Error>, checks: Bool, _ optimisticUpdater: Updater?,
         _ updater: Updater?, _ completion: Completion?
     ) -> MutationCommit {
         guard let client else {
@@ -112,7 +104,21 @@ public final class Mutator<Operation: GraphQLMutation> {
                     updater(proxy, try? Operation.Data(jsonObject: json, variables: variables))
                 }
             }
-            layer = store.applyOptimisticUpdate(data: optimisticData, for: descriptor, updater: typedUpdater)
+            if checks, let optimisticData {
+                do {
+                    layer = try store.applyOptimisticResponse(optimisticData, for: descriptor, updater: typedUpdater)
+                } catch {
+                    let failure = BatonError.dataMismatch(operationName: Operation.operationName, error)
+                    if let completion {
+                        completion(.failure(failure))
+                    } else {
+                        client.logger.error("\(Operation.operationName)'s optimistic response was refused: \(failure)")
+                    }
+                    return MutationCommit(task: nil, store: store, optimisticUpdate: nil)
+                }
+            } else {
+                layer = store.applyOptimisticUpdate(data: optimisticData, for: descriptor, updater: typedUpdater)
+            }
         }
         inFlight += 1
         let appliedLayer = layer
