@@ -65,6 +65,7 @@ public final class Store: Sendable {
                 state.storeInvalidatedAt = metadata.storeInvalidatedAt
                 state.invalidatedAt = metadata.invalidatedAt
                 state.fetches = metadata.fetches.mapValues { FetchState($0, now: now, date: date) }
+                if metadata.holdsNoRecords { memory.cacheHoldsOnlyWhatIsWritten() }
                 memory.load([.rootID])
             } catch {
                 storeLogger.error("The persistent cache could not be read; the store starts empty: \(error)")
