@@ -1,4 +1,5 @@
 import BatonAPI
+import BatonExampleAPI
 import BatonStore
 import Testing
 
@@ -182,6 +183,44 @@ struct ResponseExecutorTests {
         }
         #expect(store.optimisticUpdateCount == 0)
         #expect(store.snapshot() == before)
+    }
+}
+
+/// Each `@defer` part is executed at its own path, never the whole body again (issue 26, item 2).
+@Suite("One executor: deferred parts")
+struct DeferredPartExecutionTests {
+    static let descriptor = OperationDescriptor(operation: HeroDeferredQuery())
+    static let initial: JSONObject = ["hero": ["__typename": "Droid", "id": "2001", "name": "R2-D2"]]
+
+    @Test func aDeferredPartIsWrittenIntoTheRecordAtItsPath() throws {
+        let store = Store()
+        store.publish(try store.prepare(data: Self.initial, for: Self.descriptor))
+        let friends: JSONValue = [["__typename": "Human", "id": "1000", "name": "Luke"]]
+        var merged = Self.initial
+        merged["hero"] = ["__typename": "Droid", "id": "2001", "name": "R2-D2", "friends": friends]
+        let part = try #require(
+            try store.prepare(patches: [(ResponsePath([.key("hero")]), ["friends": friends])], in: merged, for: Self.descriptor))
+        store.publish(part)
+        #expect(store.snapshot()["Droid:2001"]?["friends"] == .list([.link("Human:1000")]))
+        #expect(store.snapshot()["Droid:2001"]?["name"] == .scalar("R2-D2"))
+        #expect(store.snapshot()["Human:1000"]?["name"] == .scalar("Luke"))
+    }
+
+    @Test func aDeferredPartOfTheWrongTypeFailsWithItsFullPath() throws {
+        let store = Store()
+        let friends: JSONValue = [["__typename": "Human", "id": "1000", "name": 7]]
+        var merged = Self.initial
+        merged["hero"] = ["__typename": "Droid", "id": "2001", "name": "R2-D2", "friends": friends]
+        #expect {
+            _ = try store.prepare(patches: [(ResponsePath([.key("hero")]), ["friends": friends])], in: merged, for: Self.descriptor)
+        } throws: { error in
+            (error as? SelectionSetDecodingError)?.path.description == "hero.friends[0].name"
+        }
+    }
+
+    @Test func aPathThatLeadsNowhereAsksForTheWholeBody() throws {
+        let store = Store()
+        #expect(try store.prepare(patches: [(ResponsePath([.key("villain")]), ["name": "X"])], in: Self.initial, for: Self.descriptor) == nil)
     }
 }
 

@@ -44,8 +44,18 @@ extension BatonClient {
         do {
             (errors, extensions) = try response.errorsAndExtensions(operationName: name)
             if let object = try response.dataObject(operationName: name) {
+                let errorPaths = errors?.compactMap(\.path) ?? []
                 do {
-                    prepared = try store.prepare(data: object, for: descriptor, errorPaths: errors?.compactMap(\.path) ?? [])
+                    // A later part of an incremental response: only what it added, at its paths
+                    // (an operation that selects `__id` is taken whole, for the IDs in its data).
+                    if let patches = response.patches, !Operation.Data.__selections.selectsRecordID,
+                        let part = try store.prepare(
+                            patches: patches.map { ($0.path, $0.data) }, in: object, for: descriptor, errorPaths: errorPaths)
+                    {
+                        prepared = part
+                    } else {
+                        prepared = try store.prepare(data: object, for: descriptor, errorPaths: errorPaths)
+                    }
                 } catch {
                     throw BatonError.dataMismatch(operationName: name, error)
                 }

@@ -23,7 +23,7 @@ import Foundation
                 let size = chunkSizes.isEmpty ? body.count : max(1, chunkSizes[next % chunkSizes.count])
                 next += 1
                 let end = size >= body.count - start ? body.count : start + size
-                try assembler.append(Data(body[start..<end])) { responses.append(($0, $1)) }
+                try assembler.append(Data(body[start..<end])) { body, hasNext, _ in responses.append((body, hasNext)) }
                 start = end
                 if assembler.isDone { break }
             }

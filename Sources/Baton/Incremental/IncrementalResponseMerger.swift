@@ -19,6 +19,9 @@ struct IncrementalResponseMerger {
     private(set) var hasNext = true
     /// How many parts have been merged.
     private(set) var partCount = 0
+    /// The deferred data the last part merged, each at its path; `nil` when that part is to be
+    /// taken whole (the first part, or one with streamed items).
+    private(set) var latestPatches: [IncrementalPatch]?
     /// The paths of pending results of the spec-draft format, by id.
     private var pendingPaths: [String: [JSONValue]] = [:]
 
@@ -47,6 +50,7 @@ struct IncrementalResponseMerger {
                 throw invalid("`data` is \(data.kindDescription), not an object")
             }
         }
+        latestPatches = partCount == 0 ? nil : []
         partCount += 1
         if let list = part["errors"]?.listValue { errors += list }
         if let more = part["extensions"]?.objectValue {
@@ -96,6 +100,7 @@ struct IncrementalResponseMerger {
             return
         }
         let name = operationName
+        if result["items"] != nil { latestPatches = nil }  // streamed items change their list: taken whole
         if let items = result["items"]?.listValue {
             // Spec draft: items append to the list at the path. deferSpec: the path ends with the
             // index of the first item.
@@ -120,14 +125,33 @@ struct IncrementalResponseMerger {
                 if patch.isNull { return }  // the deferred fragment failed; its errors say why
                 throw Self.invalid(name, "deferred `data` is \(patch.kindDescription), not an object")
             }
+            var merged = false
             try update(at: path[...]) { target in
                 if target.isNull { return }  // the object the fragment belongs to is null
                 guard case .object(let object) = target else {
                     throw Self.invalid(name, "deferred data targets \(target.kindDescription), not an object")
                 }
                 target = .object(Self.deepMerge(object, fields))
+                merged = true
+            }
+            if merged { notePatch(fields, at: path) }
+        }
+    }
+
+    /// Notes deferred `fields` merged at `path` for the client to execute there alone.
+    private mutating func notePatch(_ fields: JSONObject, at path: [JSONValue]) {
+        guard latestPatches != nil else { return }
+        var components: [ResponsePath.Component] = []
+        for element in path {
+            switch element {
+            case .string(let key): components.append(.key(key))
+            case .int(let index): components.append(.index(index))
+            default:
+                latestPatches = nil
+                return
             }
         }
+        latestPatches!.append(IncrementalPatch(path: ResponsePath(components), data: fields))
     }
 
     /// Changes the value at `path` inside `data`.

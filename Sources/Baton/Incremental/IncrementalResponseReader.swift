@@ -21,8 +21,8 @@ enum IncrementalResponseReader {
                     var ready: [GraphQLResponse] = []
                     var failure: (any Error)?
                     do {
-                        try assembler.append(chunk) { body, hasNext in
-                            ready.append(GraphQLResponse(body: body, httpResponse: response, hasNext: hasNext))
+                        try assembler.append(chunk) { body, hasNext, patches in
+                            ready.append(GraphQLResponse(body: body, httpResponse: response, hasNext: hasNext, patches: patches))
                         }
                     } catch {
                         failure = error
@@ -74,7 +74,7 @@ struct IncrementalResponseAssembler {
     /// Adds a chunk of the body; calls `yield` with the response merged so far, and whether more
     /// parts follow, after each part it completes that carries something. Stops after the part
     /// with `hasNext: false`, ignoring what follows it.
-    mutating func append(_ chunk: Data, yield: (JSONObject, Bool) -> Void) throws(BatonError) {
+    mutating func append(_ chunk: Data, yield: (JSONObject, Bool, [IncrementalPatch]?) -> Void) throws(BatonError) {
         guard !lastPartMerged else { return }
         var parts: [Data] = []
         var tooLarge: MultipartMixedParser.PartTooLarge?
@@ -104,7 +104,7 @@ struct IncrementalResponseAssembler {
                 throw BatonError.invalidResponse(operationName: operationName, reason: "incremental delivery: \(error)")
             }
             guard merged else { continue }
-            yield(merger.body, merger.hasNext)
+            yield(merger.body, merger.hasNext, merger.latestPatches)
             if !merger.hasNext {
                 lastPartMerged = true
                 return

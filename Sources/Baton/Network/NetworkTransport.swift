@@ -11,12 +11,31 @@ public struct GraphQLResponse: Sendable {
     /// For an incremental (`@defer`/`@stream`) response: whether more parts follow this one.
     /// The body is then the data merged so far.
     public let hasNext: Bool
+    /// For a later part of an incremental response: the deferred data this part added, each at
+    /// its path, so that the client executes only them (not the whole body again). `nil` when
+    /// the body is to be taken whole (a first part, a plain response, streamed list items).
+    public let patches: [IncrementalPatch]?
 
     /// A response with its body, HTTP head and whether more parts follow.
-    public init(body: JSONObject, httpResponse: HTTPResponse? = nil, hasNext: Bool = false) {
+    public init(body: JSONObject, httpResponse: HTTPResponse? = nil, hasNext: Bool = false, patches: [IncrementalPatch]? = nil) {
         self.body = body
         self.httpResponse = httpResponse
         self.hasNext = hasNext
+        self.patches = patches
+    }
+}
+
+/// Deferred data that one part of an incremental response adds to the object at `path`.
+public struct IncrementalPatch: Sendable, Hashable {
+    /// Where the object is in the response's data: `hero.friends[1]`.
+    public let path: ResponsePath
+    /// The fields the deferred fragment adds to it.
+    public let data: JSONObject
+
+    /// A patch of `data` at `path`.
+    public init(path: ResponsePath, data: JSONObject) {
+        self.path = path
+        self.data = data
     }
 }
 

@@ -85,6 +85,19 @@ extension Array where Element == Selection {
     }
 }
 
+extension Array where Element == Selection {
+    /// Whether these selections select `__id` (the store's record ID) at any depth.
+    public var selectsRecordID: Bool {
+        contains { selection in
+            switch selection {
+            case .field(let field): return field.name == "__id" || field.selections.selectsRecordID
+            case .inlineFragment(let fragment): return fragment.selections.selectsRecordID
+            case .fragmentSpread(let spread): return spread.selections.selectsRecordID
+            }
+        }
+    }
+}
+
 /// A selected field. Its parts live in one shared, immutable box, so copying a `Field` (as
 /// every walk over selections does when it matches `.field(let field)`) is one retain.
 public struct Field: Sendable, Hashable {

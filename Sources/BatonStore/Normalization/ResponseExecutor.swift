@@ -4,9 +4,9 @@ import BatonAPI
 enum ExecutionChecks {
     /// A server's response: every value has its selected type, every required field is there.
     case response
-    /// An optimistic response, as relay-runtime takes one: values that are there have their
-    /// selected type, but any field may be left out (it is not written; the record keeps its
-    /// value), and a concrete type needs no `__typename`.
+    /// An optimistic response, as relay-runtime takes one, or a deferred part of a response:
+    /// values that are there have their selected type, but any field may be left out (it is not
+    /// written; the record keeps its value), and a concrete type needs no `__typename`.
     case optimistic
     /// None: what came is stored as it is (a caller that checked it already, or wants no checks).
     case none
@@ -65,6 +65,70 @@ struct ResponseExecutor {
             throw error.decodingError
         }
         return ExecutionResult(records: executor.changes, handles: executor.handles, data: rewritten ?? data)
+    }
+
+    /// Executes deferred parts of a response, each at its path only (never the whole body
+    /// again): the record at the path is found by walking `data` (the response merged so far)
+    /// with the plan, and the part's fields are checked and normalized into it. `nil` when a
+    /// path does not lead to an object of the selections (the caller then executes the whole
+    /// body, which reports what is wrong).
+    static func execute(
+        patches: [(path: [ResponsePath.Component], data: JSONObject)], in data: JSONObject, selections: [Selection],
+        rootID: DataID, rootType: String, variables: JSONObject, cacheKeys: CacheKeyConfiguration, errorPaths: [ResponsePath] = []
+    ) throws(SelectionSetDecodingError) -> (records: RecordSource, handles: [HandleInvocation])? {
+        var executor = ResponseExecutor(cacheKeys: cacheKeys, checks: .optimistic, errorPaths: errorPaths, fillsRecordIDs: false)
+        let rootPlan = SelectionPlan(selections, parentType: rootType, variables: variables)
+        for patch in patches {
+            guard let target = executor.locate(patch.path, in: data, rootID: rootID, rootType: rootType, plan: rootPlan) else { return nil }
+            var fields = patch.data
+            if fields["__typename"] == nil, let typename = target.typename { fields["__typename"] = .string(typename) }
+            executor.errorNode = ErrorPathTrie.root
+            if executor.tracksPath {
+                for component in patch.path { executor.errorNode = executor.errorPaths.child(of: executor.errorNode, component) }
+            }
+            do {
+                _ = try executor.executeObject(fields, id: target.id, parentType: target.type, plan: target.plan)
+            } catch {
+                var located = error
+                for component in patch.path.reversed() { located = located.inside(component) }
+                throw located.decodingError
+            }
+        }
+        return (executor.changes, executor.handles)
+    }
+
+    /// The record, type and plan of the object at `path` in `data`, as the walk of the whole
+    /// response would make them.
+    private func locate(
+        _ path: [ResponsePath.Component], in data: JSONObject, rootID: DataID, rootType: String, plan rootPlan: SelectionPlan
+    ) -> (id: DataID, type: String, typename: String?, plan: SelectionPlan)? {
+        var object = data
+        var id = rootID
+        var type = rootType
+        var plan = rootPlan
+        var position = 0
+        while position < path.count {
+            guard case .key(let key) = path[position] else { return nil }
+            position += 1
+            let typename = object["__typename"]?.stringValue ?? type
+            guard let entry = plan.object(for: typename).fields.first(where: { $0.responseKey == key }),
+                case .composite(let childType, let childPlan) = entry.kind, var value = object[key]
+            else { return nil }
+            // Client IDs as the walk makes them: the field's, then `:<index>` per list level.
+            var clientID = ClientID.make(parentID: id, storageKey: entry.storageKey).rawValue
+            while position < path.count, case .index(let index) = path[position] {
+                guard case .list(let items) = value, items.indices.contains(index) else { return nil }
+                value = items[index]
+                clientID += ":" + String(index)
+                position += 1
+            }
+            guard case .object(let child) = value else { return nil }
+            id = cacheKeys.cacheKey(typename: child["__typename"]?.stringValue ?? childType, object: child) ?? DataID(clientID)
+            object = child
+            type = childType
+            plan = childPlan
+        }
+        return (id, type, object["__typename"]?.stringValue, plan)
     }
 
     private var tracksPath: Bool { !errorPaths.isEmpty }
@@ -239,19 +303,6 @@ struct ResponseExecutor {
             guard checks == .none else { throw check.mismatch(found: value) }
             // Not an object where one was selected, stored as it came (unchecked payloads only).
             return (.scalar(value), nil)
-        }
-    }
-}
-
-extension Array where Element == Selection {
-    /// Whether these selections select `__id` at any depth.
-    var selectsRecordID: Bool {
-        contains { selection in
-            switch selection {
-            case .field(let field): return field.name == "__id" || field.selections.selectsRecordID
-            case .inlineFragment(let fragment): return fragment.selections.selectsRecordID
-            case .fragmentSpread(let spread): return spread.selections.selectsRecordID
-            }
         }
     }
 }

@@ -258,6 +258,27 @@ public final class Store: Sendable {
                 data: data, descriptor: descriptor, errorPaths: errorPaths, cacheKeys: cacheKeys(for: descriptor), checks: .response))
     }
 
+    /// Checks and normalizes the deferred parts one part of an incremental response added, each
+    /// at its path only (never the whole body again); `data` is the response merged so far.
+    /// `nil` when a path does not lead to an object of the selections: prepare the whole `data`
+    /// then. The result's ``PreparedPayload/data`` is `data` as it is (it does not fill `__id`).
+    public func prepare(
+        patches: [(path: ResponsePath, data: JSONObject)], in data: JSONObject, for descriptor: OperationDescriptor,
+        errorPaths: [ResponsePath] = []
+    ) throws(SelectionSetDecodingError) -> PreparedPayload? {
+        let descriptor = storageDescriptor(descriptor)
+        let cacheKeys = cacheKeys(for: descriptor)
+        guard
+            let (records, handles) = try ResponseExecutor.execute(
+                patches: patches.map { ($0.path.components, $0.data) }, in: data, selections: descriptor.selections,
+                rootID: descriptor.rootID, rootType: descriptor.rootType, variables: descriptor.variables, cacheKeys: cacheKeys,
+                errorPaths: errorPaths)
+        else { return nil }
+        return PreparedPayload(
+            payload: NormalizedPayload(
+                data: data, shapedData: data, descriptor: descriptor, cacheKeys: cacheKeys, records: records, handles: handles))
+    }
+
     /// Publishes a prepared payload: its directive handlers (`@connection`, mutation directives)
     /// run, then `updater`, in one commit. `replacing` and `silencing` are as for
     /// ``publish(data:for:errorPaths:fetched:updater:replacing:silencing:)``.

@@ -76,7 +76,7 @@ struct HostileStreamTests {
         #expect(parts.count == 1)
         #expect(parser.hasPartialPart)
         var assembler = IncrementalResponseAssembler(contentType: "multipart/mixed; boundary=\"-\"", operationName: "Op")
-        try assembler.append(Data("\r\n---\r\n\r\n{\"data\":{\"a\":1},\"hasNext\":true}\r\n---\r\n\r\n{\"hasNex".utf8)) { _, _ in }
+        try assembler.append(Data("\r\n---\r\n\r\n{\"data\":{\"a\":1},\"hasNext\":true}\r\n---\r\n\r\n{\"hasNex".utf8)) { _, _, _ in }
         #expect(throws: BatonError.self) { try assembler.finish() }
     }
 
