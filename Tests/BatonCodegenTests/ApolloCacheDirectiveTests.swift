@@ -52,6 +52,20 @@ struct ApolloCacheDirectiveTests {
         #expect(loaded.cachePolicies.keyArgs == ["Query": ["book": ["id"]]])
     }
 
+    /// A link URL with a trailing slash, a spec Apollo Kotlin used before (`kotlin_labs`), and
+    /// `@cacheControl(inheritMaxAge:)` on a field.
+    @Test func olderLinkFormsAndInheritMaxAgeLoad() throws {
+        let loaded = try load(
+            """
+            extend schema @link(url: "https://specs.apollo.dev/cache/v0.1/")
+            extend schema @link(url: "https://specs.apollo.dev/kotlin_labs/v0.3", import: ["@typePolicy"])
+            extend type Author @typePolicy(embeddedFields: "name") @cache__cacheControl(maxAge: 7)
+            type Reader { book: Book @cacheControl(inheritMaxAge: true) }
+            """)
+        #expect(loaded.cachePolicies.embeddedFields == ["Author": ["name"]])
+        #expect(loaded.cachePolicies.typeMaxAge == ["Author": 7])
+    }
+
     /// Morty's (Apollo's nullability spec) declarations are not refused.
     @Test func nullabilityDirectivesLoad() throws {
         _ = try load(

@@ -12,6 +12,8 @@ struct LinkImports {
     /// The directives each spec Baton knows defines, by the spec's name in its URL.
     static let specs: [String: Set<String>] = [
         "cache": ["typePolicy", "fieldPolicy", "cacheControl", "cacheControlField"],
+        // Apollo Kotlin 3 and 4 linked its cache directives from here.
+        "kotlin_labs": ["typePolicy", "fieldPolicy"],
         "nullability": ["semanticNonNull", "semanticNonNullField", "catch", "catchByDefault"],
     ]
 
