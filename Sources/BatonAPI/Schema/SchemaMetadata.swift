@@ -18,12 +18,15 @@ public struct SchemaMetadata: Sendable, Hashable {
     public let objectKeyFields: [String: [String]]
     /// The types whose `id` is a cache key on its own: `globalIDInterface` and its implementers.
     public let globalIDTypes: Set<String>
+    /// What the schema's Apollo cache directives say: embedded fields, key arguments, max ages.
+    public let cacheDirectives: CacheDirectives
 
     /// Metadata; generated code makes it from the schema.
     public init(
         objectTypes: Set<String>, interfaces: [String: Set<String>] = [:], unions: [String: Set<String>] = [:],
-        keyFields: [String: [String]] = [:], globalIDInterface: String? = nil
+        keyFields: [String: [String]] = [:], globalIDInterface: String? = nil, cacheDirectives: CacheDirectives = CacheDirectives()
     ) {
+        self.cacheDirectives = cacheDirectives
         self.objectTypes = objectTypes
         self.interfaces = interfaces
         self.unions = unions

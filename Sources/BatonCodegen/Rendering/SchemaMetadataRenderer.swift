@@ -57,7 +57,45 @@ struct SchemaMetadataRenderer {
             writer.outdent()
             writer.line("],")
         }
-        writer.line("globalIDInterface: \(globalIDInterface().map(SwiftNaming.stringLiteral) ?? "nil")")
+        let directives = index.loaded.cachePolicies
+        let hasDirectives = !(directives.embeddedFields.isEmpty && directives.keyArgs.isEmpty && directives.typeMaxAge.isEmpty && directives.fieldMaxAge.isEmpty)
+        writer.line("globalIDInterface: \(globalIDInterface().map(SwiftNaming.stringLiteral) ?? "nil")" + (hasDirectives ? "," : ""))
+        if hasDirectives { renderCacheDirectives(directives, into: &writer) }
+        writer.outdent()
+        writer.line(")")
+    }
+
+    /// `cacheDirectives:`, the schema's Apollo cache directives (written only when it has some,
+    /// each dictionary with its declared type so large schemas type-check fast).
+    func renderCacheDirectives(_ directives: CachePolicies, into writer: inout SwiftWriter) {
+        func literal(_ name: String) -> String { SwiftNaming.stringLiteral(name) }
+        func list(_ names: [String]) -> String { "[" + names.map(literal).joined(separator: ", ") + "]" }
+        writer.line("cacheDirectives: BatonAPI.CacheDirectives(")
+        writer.indent()
+        var arguments: [String] = []
+        if !directives.embeddedFields.isEmpty {
+            arguments.append(
+                "embeddedFields: [" + directives.embeddedFields.sorted { $0.key < $1.key }.map { "\(literal($0.key)): \(list(Array(Set($0.value)).sorted()))" }
+                    .joined(separator: ", ") + "] as [Swift.String: Swift.Set<Swift.String>]")
+        }
+        if !directives.keyArgs.isEmpty {
+            arguments.append(
+                "keyArgs: [" + directives.keyArgs.sorted { $0.key < $1.key }.map { type, fields in
+                    "\(literal(type)): [" + fields.sorted { $0.key < $1.key }.map { "\(literal($0.key)): \(list($0.value))" }.joined(separator: ", ") + "]"
+                }.joined(separator: ", ") + "] as [Swift.String: [Swift.String: [Swift.String]]]")
+        }
+        if !directives.typeMaxAge.isEmpty {
+            arguments.append(
+                "typeMaxAge: [" + directives.typeMaxAge.sorted { $0.key < $1.key }.map { "\(literal($0.key)): \($0.value)" }.joined(separator: ", ")
+                    + "] as [Swift.String: Swift.Int]")
+        }
+        if !directives.fieldMaxAge.isEmpty {
+            arguments.append(
+                "fieldMaxAge: [" + directives.fieldMaxAge.sorted { $0.key < $1.key }.map { type, fields in
+                    "\(literal(type)): [" + fields.sorted { $0.key < $1.key }.map { "\(literal($0.key)): \($0.value)" }.joined(separator: ", ") + "]"
+                }.joined(separator: ", ") + "] as [Swift.String: [Swift.String: Swift.Int]]")
+        }
+        for (offset, argument) in arguments.enumerated() { writer.line(argument + (offset < arguments.count - 1 ? "," : "")) }
         writer.outdent()
         writer.line(")")
     }

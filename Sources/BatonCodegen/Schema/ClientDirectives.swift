@@ -1,3 +1,5 @@
+import Foundation
+
 /// Baton's client directives, declared for the validator when the schema lacks them.
 enum ClientDirectives {
     /// Path used in locations of errors inside these declarations.
@@ -36,7 +38,25 @@ enum ClientDirectives {
         ("arguments", "directive @arguments on FRAGMENT_SPREAD"),
         ("defer", "directive @defer(label: String, if: Boolean! = true) on FRAGMENT_SPREAD | INLINE_FRAGMENT"),
         ("stream", "directive @stream(label: String, if: Boolean! = true, initialCount: Int = 0) on FIELD"),
-        ("typePolicy", "directive @typePolicy(keyFields: String!) on OBJECT | INTERFACE"),
+        // Apollo's cache spec (https://specs.apollo.dev/cache/v0.x), as Apollo Kotlin and Apollo
+        // iOS declare it; `forFields` is accepted beside `forField`. See CachePolicies.
+        (
+            "typePolicy",
+            #"directive @typePolicy(keyFields: String! = "", embeddedFields: String! = "", connectionFields: String! = "") on OBJECT | INTERFACE | UNION"#
+        ),
+        (
+            "fieldPolicy",
+            #"directive @fieldPolicy(forField: String, forFields: String, keyArgs: String! = "", paginationArgs: String! = "") repeatable on OBJECT | INTERFACE"#
+        ),
+        ("cacheControl", "directive @cacheControl(maxAge: Int, inheritMaxAge: Boolean, scope: CacheControlScope) on OBJECT | INTERFACE | UNION | FIELD_DEFINITION"),
+        ("cacheControlField", "directive @cacheControlField(name: String!, maxAge: Int, inheritMaxAge: Boolean) repeatable on OBJECT | INTERFACE"),
+        // `@link` (https://specs.apollo.dev/link/v1.0); its imports may rename: see LinkImports.
+        ("link", "directive @link(url: String!, as: String, import: [link__Import], for: link__Purpose) repeatable on SCHEMA"),
+        // Apollo's nullability spec (Morty's): accepted; a field's nullability is as the schema
+        // writes it (what `@semanticNonNull` means to generated types is not implemented).
+        ("semanticNonNull", "directive @semanticNonNull(levels: [Int] = [0]) on FIELD_DEFINITION"),
+        ("semanticNonNullField", "directive @semanticNonNullField(name: String!, levels: [Int] = [0]) repeatable on OBJECT | INTERFACE"),
+        ("catchByDefault", "directive @catchByDefault(to: CatchTo! = RESULT) on SCHEMA"),
         ("alias", "directive @alias(as: String) on FRAGMENT_SPREAD | INLINE_FRAGMENT"),
         (localCacheMutation, "directive @\(localCacheMutation) on QUERY | MUTATION | SUBSCRIPTION | FRAGMENT_DEFINITION"),
         ("relay", "directive @relay(mask: Boolean, plural: Boolean) on FRAGMENT_DEFINITION | FRAGMENT_SPREAD"),
@@ -48,11 +68,14 @@ enum ClientDirectives {
         ("throwOnFieldError", "directive @throwOnFieldError on QUERY | MUTATION | SUBSCRIPTION | FRAGMENT_DEFINITION"),
     ]
 
-    /// The enum types Relay's directives take, by directive: declared with the directive when the
-    /// schema has no type of that name.
-    static let enumTypes: [String: (name: String, sdl: String)] = [
-        "required": ("RequiredFieldAction", "enum RequiredFieldAction { NONE LOG THROW }"),
-        "catch": ("CatchFieldTo", "enum CatchFieldTo { NULL RESULT }"),
+    /// The types these directives' arguments take, by directive: declared with the directive when
+    /// the schema has no type of that name.
+    static let enumTypes: [String: [(name: String, sdl: String)]] = [
+        "required": [("RequiredFieldAction", "enum RequiredFieldAction { NONE LOG THROW }")],
+        "catch": [("CatchFieldTo", "enum CatchFieldTo { NULL RESULT }")],
+        "cacheControl": [("CacheControlScope", "enum CacheControlScope { PUBLIC PRIVATE }")],
+        "link": [("link__Import", "scalar link__Import"), ("link__Purpose", "enum link__Purpose { SECURITY EXECUTION }")],
+        "catchByDefault": [("CatchTo", "enum CatchTo { NULL RESULT THROW }")],
     ]
 
     /// Directives that only the client understands: the documents sent to servers leave them
@@ -71,13 +94,22 @@ enum ClientDirectives {
     static let freeFormArguments: Set<String> = ["argumentDefinitions", "arguments"]
 
     /// The SDL declaring the directives of `declarations` whose names are not in `declared`, with
-    /// the enum types they take that are not in `types`.
-    static func missingDeclarations(declared: Set<String>, types: Set<String> = []) -> String {
-        declarations.filter { !declared.contains($0.name) }
-            .flatMap { declaration in
-                let enumType = enumTypes[declaration.name].flatMap { types.contains($0.name) ? nil : $0.sdl }
-                return [declaration.sdl] + (enumType.map { [$0] } ?? [])
-            }
-            .joined(separator: "\n")
+    /// the types they take that are not in `types`; and each of `aliases` (a name `@link` gave a
+    /// directive → its own name) not in `declared`, declared as the directive it stands for.
+    static func missingDeclarations(declared: Set<String>, types: Set<String> = [], aliases: [String: String] = [:]) -> String {
+        var types = types
+        var sdl: [String] = []
+        func declare(_ name: String, as alias: String) {
+            guard let declaration = declarations.first(where: { $0.name == name }) else { return }
+            sdl.append(declaration.sdl.replacingOccurrences(of: "directive @\(name)(", with: "directive @\(alias)("))
+            for type in enumTypes[name] ?? [] where types.insert(type.name).inserted { sdl.append(type.sdl) }
+        }
+        for declaration in declarations where !declared.contains(declaration.name) {
+            declare(declaration.name, as: declaration.name)
+        }
+        for (alias, name) in aliases.sorted(by: { $0.key < $1.key }) where !declared.contains(alias) {
+            declare(name, as: alias)
+        }
+        return sdl.joined(separator: "\n")
     }
 }

@@ -6,7 +6,16 @@ public struct LoadedSchema: @unchecked Sendable {
     /// The schema, Baton's client directives included.
     public let schema: GraphQLSchema
     /// Cache key fields by type name, from `@typePolicy(keyFields: "id")` on objects and interfaces.
-    public let keyFields: [String: [String]]
+    public var keyFields: [String: [String]] { cachePolicies.keyFields }
+    /// What Apollo's cache directives in the schema say (key fields, embedded fields, key
+    /// arguments, max ages).
+    public var cachePolicies = CachePolicies()
+
+    /// A schema with the cache key fields of `@typePolicy(keyFields:)`.
+    public init(schema: GraphQLSchema, keyFields: [String: [String]] = [:]) {
+        self.schema = schema
+        cachePolicies.keyFields = keyFields
+    }
     /// Where each type is defined (for a `.json` schema, in the SDL made from it).
     public var typeLocations: [String: SourceLocation] = [:]
 }
@@ -62,7 +71,8 @@ public enum SchemaLoader {
         guard let firstDocument else { throw CodegenErrors([CodegenError("no schema file was given")]) }
         let declared = Set(definitions.compactMap { ($0 as? DirectiveDefinition)?.name.value })
         let types = Set(definitions.compactMap { ($0 as? any TypeDefinition)?.name.value })
-        let missing = ClientDirectives.missingDeclarations(declared: declared, types: types)
+        let links = LinkImports(definitions)
+        let missing = ClientDirectives.missingDeclarations(declared: declared, types: types, aliases: links.aliases)
         if !missing.isEmpty {
             do throws(CodegenError) {
                 definitions.append(contentsOf: try parseSDL(missing, name: ClientDirectives.sourceName).definitions)
@@ -100,7 +110,8 @@ public enum SchemaLoader {
                         ? SchemaDirectiveChecker.locate(error.message, in: sdlSources) : [CodegenError(error, defaultPath: defaultPath)]
                 })
         }
-        var loaded = LoadedSchema(schema: schema, keyFields: try typePolicies(definitions))
+        var loaded = LoadedSchema(schema: schema)
+        loaded.cachePolicies = try CachePolicies.read(definitions, links: links)
         for case let type as any TypeDefinition in definitions where loaded.typeLocations[type.name.value] == nil {
             loaded.typeLocations[type.name.value] = .of(type)
         }
@@ -115,34 +126,5 @@ public enum SchemaLoader {
         } catch {
             throw CodegenError("cannot parse the schema: \(error)", at: SourceLocation(path: name, line: 1, column: 1))
         }
-    }
-
-    /// `@typePolicy(keyFields:)` of objects and interfaces (and their extensions).
-    static func typePolicies(_ definitions: [any Definition]) throws(CodegenErrors) -> [String: [String]] {
-        var keyFields: [String: [String]] = [:]
-        var errors: [CodegenError] = []
-        func read(_ name: String, _ directives: [Directive]) {
-            for directive in directives where directive.name.value == "typePolicy" {
-                guard let argument = directive.arguments.first(where: { $0.name.value == "keyFields" }),
-                    let value = argument.value as? StringValue
-                else {
-                    errors.append(CodegenError("@typePolicy needs keyFields: \"field …\"", at: .of(directive)))
-                    continue
-                }
-                let fields = value.value.split(whereSeparator: { $0 == " " || $0 == "," }).map(String.init)
-                keyFields[name] = fields
-            }
-        }
-        for definition in definitions {
-            switch definition {
-            case let object as ObjectTypeDefinition: read(object.name.value, object.directives)
-            case let interface as InterfaceTypeDefinition: read(interface.name.value, interface.directives)
-            case let ext as TypeExtensionDefinition: read(ext.definition.name.value, ext.definition.directives)
-            case let ext as InterfaceExtensionDefinition: read(ext.definition.name.value, ext.definition.directives)
-            default: break
-            }
-        }
-        if !errors.isEmpty { throw CodegenErrors(errors) }
-        return keyFields
     }
 }

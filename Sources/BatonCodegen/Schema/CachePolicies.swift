@@ -1,0 +1,89 @@
+import GraphQL
+
+/// What Apollo's cache directives in a schema (or its extensions) say, as Apollo Kotlin and Apollo
+/// iOS read them: `@typePolicy(keyFields:, embeddedFields:)`, `@fieldPolicy(forField:, keyArgs:)`,
+/// `@cacheControl(maxAge:)` and `@cacheControlField(name:, maxAge:)`, under whatever names
+/// `@link` gave them.
+public struct CachePolicies: Sendable, Hashable {
+    /// Cache key fields by type: `@typePolicy(keyFields: "id")`.
+    public var keyFields: [String: [String]] = [:]
+    /// Fields stored inside their parent's record instead of a record of their own, by parent type:
+    /// `@typePolicy(embeddedFields: "author")`.
+    public var embeddedFields: [String: [String]] = [:]
+    /// The arguments that make up the cache key of the object a field returns, by parent type and
+    /// field: `@fieldPolicy(forField: "book", keyArgs: "id")` lets `book(id: 1)` be read from
+    /// `Book:1` without a fetch.
+    public var keyArgs: [String: [String: [String]]] = [:]
+    /// Max ages in seconds by type: `@cacheControl(maxAge:)` on a type.
+    public var typeMaxAge: [String: Int] = [:]
+    /// Max ages in seconds by parent type and field: `@cacheControl(maxAge:)` on a field
+    /// definition, `@cacheControlField(name:, maxAge:)` on its type.
+    public var fieldMaxAge: [String: [String: Int]] = [:]
+
+    /// Reads the directives of `definitions`; `links` maps renamed directives to their own names.
+    static func read(_ definitions: [any Definition], links: LinkImports) throws(CodegenErrors) -> CachePolicies {
+        var policies = CachePolicies()
+        var errors: [CodegenError] = []
+        func string(_ directive: Directive, _ name: String) -> String? {
+            (LinkImports.argument(directive, name) as? StringValue)?.value
+        }
+        func names(_ text: String) -> [String] {
+            text.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\n" || $0 == "\t" }).map(String.init)
+        }
+        func maxAge(_ directive: Directive) -> Int? {
+            guard let value = LinkImports.argument(directive, "maxAge") else { return nil }
+            guard let int = value as? IntValue, let age = Int(int.value) else {
+                errors.append(CodegenError("@\(directive.name.value) needs maxAge: an integer number of seconds", at: .of(directive)))
+                return nil
+            }
+            return age
+        }
+        func readType(_ type: String, _ directives: [Directive], fields: [FieldDefinition]) {
+            for directive in directives {
+                switch links.canonical(directive.name.value) {
+                case "typePolicy":
+                    if let keys = string(directive, "keyFields").map(names), !keys.isEmpty { policies.keyFields[type] = keys }
+                    if let embedded = string(directive, "embeddedFields").map(names), !embedded.isEmpty {
+                        policies.embeddedFields[type, default: []] += embedded
+                    }
+                case "fieldPolicy":
+                    guard let field = string(directive, "forField") ?? string(directive, "forFields") else {
+                        errors.append(CodegenError("@fieldPolicy needs forField: \"fieldName\"", at: .of(directive)))
+                        continue
+                    }
+                    let keyArgs = names(string(directive, "keyArgs") ?? "")
+                    for name in names(field) { policies.keyArgs[type, default: [:]][name] = keyArgs }
+                case "cacheControl":
+                    if let age = maxAge(directive) { policies.typeMaxAge[type] = age }
+                case "cacheControlField":
+                    guard let field = string(directive, "name") else {
+                        errors.append(CodegenError("@cacheControlField needs name: \"fieldName\"", at: .of(directive)))
+                        continue
+                    }
+                    if let age = maxAge(directive) { policies.fieldMaxAge[type, default: [:]][field] = age }
+                default:
+                    break
+                }
+            }
+            for field in fields {
+                for directive in field.directives where links.canonical(directive.name.value) == "cacheControl" {
+                    if let age = maxAge(directive) { policies.fieldMaxAge[type, default: [:]][field.name.value] = age }
+                }
+            }
+        }
+        for definition in definitions {
+            switch definition {
+            case let object as ObjectTypeDefinition: readType(object.name.value, object.directives, fields: object.fields)
+            case let interface as InterfaceTypeDefinition: readType(interface.name.value, interface.directives, fields: interface.fields)
+            case let union as UnionTypeDefinition: readType(union.name.value, union.directives, fields: [])
+            case let ext as TypeExtensionDefinition: readType(ext.definition.name.value, ext.definition.directives, fields: ext.definition.fields)
+            case let ext as InterfaceExtensionDefinition:
+                readType(ext.definition.name.value, ext.definition.directives, fields: ext.definition.fields)
+            case let ext as UnionExtensionDefinition: readType(ext.definition.name.value, ext.definition.directives, fields: [])
+            default: break
+            }
+        }
+        if !errors.isEmpty { throw CodegenErrors(errors) }
+        return policies
+    }
+}
