@@ -4,7 +4,8 @@
 //
 //     baton-hostile-streams <defer|multipart-subscription|sse-subscription|query> <url> [maxPartBytes]
 //
-// Prints `outcome: <result or error>` and `peak: <VmHWM in kB>`.
+// Prints `outcome: <result or error>`, `baseline: <VmHWM in kB once the client is made, before
+// the operation>` and `peak: <VmHWM in kB at the end>`.
 import Baton
 import BatonExampleAPI
 import Foundation
@@ -17,6 +18,7 @@ guard arguments.count >= 3, let url = URL(string: arguments[2]) else {
 var limits = ResponseLimits(operationTimeout: .seconds(120))
 if arguments.count >= 4, let part = Int(arguments[3]) { limits.maxPartBytes = part }
 
+/// The peak resident set (`VmHWM`, kB) from /proc/self/status; -1 where there is none.
 func peakResidentKilobytes() -> Int {
     guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return -1 }
     for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
@@ -24,6 +26,11 @@ func peakResidentKilobytes() -> Int {
     }
     return -1
 }
+
+// Everything the operation needs but its response: the client, its transport, URLSession.
+_ = BatonClient(url: url, limits: limits)
+_ = URLSession.shared.configuration
+let baseline = peakResidentKilobytes()
 
 let outcome: String
 do {
@@ -51,4 +58,5 @@ do {
     outcome = "error \(error)"
 }
 print("outcome: \(outcome)")
+print("baseline: \(baseline)")
 print("peak: \(peakResidentKilobytes())")
