@@ -14,6 +14,8 @@ struct ActiveOperation: Sendable {
     /// Whether it is sent again after a reconnect (subscriptions and queries, never mutations).
     let resumesAfterReconnect: Bool
     let continuation: AsyncThrowingStream<GraphQLResponse, any Error>.Continuation
+    /// Its events not yet taken by its consumer.
+    let backlog: OperationBacklog
 }
 
 /// A frame for the socket's writer task.
@@ -71,6 +73,10 @@ actor WebSocketConnection {
     private var acknowledgementTimer: Task<Void, Never>?
     private var backoff: Task<Void, any Error>?
     private var awaitingPong = false
+    /// The operation the message being handled delivered an event to.
+    private var lastDelivered: String?
+    /// The connection whose outgoing frames passed ``maxQueuedFrames``.
+    private var overflowedGeneration: Int?
 
     init(url: String, configuration: WebSocketTransportConfiguration, logger: Logger) {
         self.url = url
@@ -203,6 +209,8 @@ actor WebSocketConnection {
             return .connectionFailed(underlying: error)
         }
         let maxMessageSize = configuration.maxMessageSize
+        let maxBufferedEvents = configuration.maxBufferedEvents
+        let slowConsumerTimeout = configuration.slowConsumerTimeout
         // swift-websocket's frame handler dumps the first bytes of every frame at `trace` (a
         // subscription's variables, the connection payload's token); it only gets to log from `debug` up.
         var clientLogger = logger
@@ -212,7 +220,10 @@ actor WebSocketConnection {
             request: request, maxFrameSize: configuration.maxFrameSize, closeTimeout: configuration.closeTimeout,
             upgradeTimeout: configuration.upgradeTimeout, frameError: frameError, logger: clientLogger
         ) { inbound, outbound, _ in
-            let (outgoing, writer) = AsyncStream<OutgoingFrame>.makeStream()
+            // Bounded: a server that sends (pings) faster than it reads our answers cannot make
+            // them pile up; past the bound the connection ends (see `send(_:on:)`).
+            let (outgoing, writer) = AsyncStream<OutgoingFrame>.makeStream(
+                bufferingPolicy: .bufferingOldest(WebSocketConnection.maxQueuedFrames))
             await self.opened(generation: generation, writer: writer, payload: payload)
             let reader = InboundBox(inbound)
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -236,7 +247,14 @@ actor WebSocketConnection {
                 group.addTask {
                     do {
                         for try await message in reader.inbound.messages(maxSize: maxMessageSize) {
-                            await self.received(message, generation: generation)
+                            // An operation whose consumer is behind holds the socket's reading
+                            // back, for a while (see OperationBacklog).
+                            let backlogged = await self.received(message, generation: generation)
+                            if await self.outgoingOverflowed(generation: generation) { throw OutgoingQueueFull() }
+                            guard let (id, backlog) = backlogged else { continue }
+                            if await !backlog.drained(below: maxBufferedEvents, within: slowConsumerTimeout) {
+                                await self.fellBehind(id: id, backlog: backlog, generation: generation)
+                            }
                         }
                     } catch {
                         await self.inboundFailed(error, generation: generation)
@@ -326,7 +344,35 @@ actor WebSocketConnection {
         }
     }
 
-    private func received(_ message: WebSocketMessage, generation: Int) {
+    /// Handles one message; returns the operation whose consumer now has
+    /// ``WebSocketTransportConfiguration/maxBufferedEvents`` waiting, if any.
+    private func received(_ message: WebSocketMessage, generation: Int) -> (String, OperationBacklog)? {
+        handle(message, generation: generation)
+        guard let id = lastDelivered, let operation = operations[id],
+            operation.backlog.pending >= configuration.maxBufferedEvents
+        else { return nil }
+        return (id, operation.backlog)
+    }
+
+    /// The operation `id`'s consumer did not catch up in time: it ends with
+    /// ``WebSocketTransportError/consumerFellBehind(operationName:bufferedEvents:waited:)`` and
+    /// the server is told to stop it; the other operations go on.
+    private func fellBehind(id: String, backlog: OperationBacklog, generation: Int) {
+        guard let operation = operations[id], operation.backlog === backlog else { return }
+        operations.removeValue(forKey: id)
+        backlog.end()
+        operation.continuation.finish(
+            throwing: WebSocketTransportError.consumerFellBehind(
+                operationName: operation.operationName, bufferedEvents: configuration.maxBufferedEvents,
+                waited: configuration.slowConsumerTimeout))
+        if generation == self.generation, case .ready(let writer) = phase {
+            send(.complete(id: id), on: writer)
+        }
+        closeIfIdle()
+    }
+
+    private func handle(_ message: WebSocketMessage, generation: Int) {
+        lastDelivered = nil
         guard generation == self.generation else { return }
         let writer: Writer
         switch phase {
@@ -363,7 +409,10 @@ actor WebSocketConnection {
         case .next(let id, let payload):
             guard case .ready = phase else { return notAcknowledged("next", writer) }
             healthyGeneration = generation
-            operations[id]?.continuation.yield(GraphQLResponse(body: payload))
+            guard let operation = operations[id] else { return }
+            operation.backlog.delivered()
+            operation.continuation.yield(GraphQLResponse(body: payload))
+            lastDelivered = id
         case .error(let id, let errors):
             guard case .ready = phase else { return notAcknowledged("error", writer) }
             healthyGeneration = generation
@@ -477,7 +526,21 @@ actor WebSocketConnection {
 
     private func send(_ message: ClientMessage, on writer: Writer) {
         guard let text = configuration.protocol.encode(message) else { return }
-        writer.yield(.text(text))
+        if case .dropped = writer.yield(.text(text)), endReason == nil {
+            // The server does not read what it makes us send: the reader stops and the
+            // connection ends (the close frame would wait behind the rest).
+            overflowedGeneration = generation
+            endReason = .protocolViolation(
+                reason: "the server sends faster than it reads: \(Self.maxQueuedFrames) frames wait to be written")
+        }
+    }
+
+    /// The most frames waiting to be written (answers to pings, subscriptions, completes).
+    static let maxQueuedFrames = 1_024
+
+    /// Whether connection `generation`'s outgoing frames passed ``maxQueuedFrames``.
+    private func outgoingOverflowed(generation: Int) -> Bool {
+        overflowedGeneration == generation
     }
 
     private func fail(_ ids: some Sequence<String>, with error: WebSocketTransportError) {
@@ -515,6 +578,10 @@ extension WebSocketTransportError {
         }
     }
 }
+
+/// Thrown by the reader when the outgoing frames passed ``WebSocketConnection/maxQueuedFrames``:
+/// ends the connection's handler.
+private struct OutgoingQueueFull: Error {}
 
 /// The inbound frames of one connection, read by one task of its handler.
 private struct InboundBox: @unchecked Sendable {

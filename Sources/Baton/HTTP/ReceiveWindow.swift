@@ -75,7 +75,9 @@ final class ReceiveWindow: Sendable {
 /// URLSession on Linux, where pausing a running task restarts its transfer. Only a streamed
 /// response's own session waits, so no other request is held up. On Apple platforms the queue
 /// never waits (URLSession's own networking reads there; not measured).
-final class BackPressuredDelegateQueue: OperationQueue {
+// `@unchecked Sendable` restates OperationQueue's own; this subclass adds one immutable,
+// Sendable property.
+final class BackPressuredDelegateQueue: OperationQueue, @unchecked Sendable {
     private let window: ReceiveWindow
 
     init(window: ReceiveWindow) {
