@@ -93,4 +93,50 @@ struct FuzzSmokeTests {
             return nil
         }
     }
+
+    @Test func webSocketFrames() {
+        FuzzSmoke.run("fuzz-websocket-frames", seed: 9) { bytes in
+            guard let first = bytes.first else { return nil }
+            let webSocketProtocol: GraphQLWebSocketProtocol = first % 2 == 0 ? .graphqlTransportWS : .graphqlWS
+            let body = Array(bytes.dropFirst())
+            let chunked = _WebSocketFrameFuzzEntry.read(body, chunkSizes: [max(1, Int(first / 2))], protocol: webSocketProtocol)
+            let whole = _WebSocketFrameFuzzEntry.read(body, chunkSizes: [], protocol: webSocketProtocol)
+            let same = chunked.messages == whole.messages && chunked.error.map { "\($0)" } == whole.error.map { "\($0)" }
+            return same ? nil : "chunked and whole reads differ"
+        }
+    }
 }
+
+/// The raw-frame target's seeds: the rules they stand for hold.
+@Suite("Fuzz replay: WebSocket frames")
+struct FuzzWebSocketFrameReplayTests {
+    static func read(_ name: String) throws -> (messages: [String], error: WebSocketTransportError?) {
+        let fuzz = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("Fuzz/Corpus/fuzz-websocket-frames")
+        let bytes = Array(try Data(contentsOf: fuzz.appendingPathComponent(name)))
+        let webSocketProtocol: GraphQLWebSocketProtocol = bytes[0] % 2 == 0 ? .graphqlTransportWS : .graphqlWS
+        return _WebSocketFrameFuzzEntry.read(Array(bytes.dropFirst()), chunkSizes: [1], protocol: webSocketProtocol)
+    }
+
+    @Test func theSeedsReadAsTheyShould() throws {
+        let normal = try Self.read("transport-ws-ack-next-complete.bin")
+        #expect(normal.messages.count == 3 && normal.error == nil, "\(normal)")
+        let fragmented = try Self.read("legacy-ws-data-fragmented.bin")
+        #expect(fragmented.messages.count == 1 && fragmented.error == nil, "\(fragmented)")
+        guard case .protocolViolation(let utf8)? = try Self.read("transport-ws-invalid-utf8.bin").error else {
+            Issue.record("invalid UTF-8 must be a protocol violation")
+            return
+        }
+        #expect(utf8.contains("UTF-8"))
+        guard case .protocolViolation(let size)? = try Self.read("transport-ws-frame-over-limit.bin").error else {
+            Issue.record("a frame over the limit must be a protocol violation")
+            return
+        }
+        #expect(size.contains("maxFrameSize"))
+        guard case .invalidMessage? = try Self.read("legacy-ws-binary.bin").error else {
+            Issue.record("a binary message must be refused")
+            return
+        }
+    }
+}
+
