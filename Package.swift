@@ -152,7 +152,8 @@ let package = Package(
         .executableTarget(name: "baton-hostile-client", dependencies: ["Baton", "BatonAsyncHTTPClient", "BatonExampleAPI"]),
         // Runs one operation against a misbehaving server and prints its peak resident memory:
         // the hostile-stream tests' client process (issue 30).
-        .executableTarget(name: "baton-hostile-streams", dependencies: ["Baton", "BatonExampleAPI", "BatonWebSocket"]),
+        .executableTarget(
+            name: "baton-hostile-streams", dependencies: ["Baton", "BatonAsyncHTTPClient", "BatonExampleAPI", "BatonWebSocket"]),
         // Test support shared by the test targets: blocking work (child processes) off Swift's
         // cooperative pool.
         .target(name: "BatonTestSupport", path: "Tests/BatonTestSupport"),

@@ -93,7 +93,14 @@ public struct URLSessionHTTPClient: HTTPClient {
             let delegate = StreamingSessionDelegate()
             let session = URLSession(
                 configuration: configuration, delegate: delegate, delegateQueue: BackPressuredDelegateQueue(window: window))
-            let (task, cleanUp) = try await makeTask(current, body: currentBody, timeout: options.timeout, in: session)
+            let made: (URLSessionTask, @Sendable () -> Void)
+            do {
+                made = try await makeTask(current, body: currentBody, timeout: options.timeout, in: session)
+            } catch {
+                session.invalidateAndCancel()
+                throw error
+            }
+            let (task, cleanUp) = made
             return try await delegate.start(task, limit: limit, window: window) {
                 cleanUp()
                 session.finishTasksAndInvalidate()

@@ -23,7 +23,7 @@ struct HostileMemoryTests {
     /// Runs the client process against a server that sends `head`, then `count` bytes of `byte`
     /// (streamed, never allocated whole), then `tail`; returns its outcome and peak in MB.
     static func run(
-        mode: String, head: String, byte: UInt8, count: Int, tail: String = ""
+        mode: String, head: String, byte: UInt8, count: Int, tail: String = "", kind: HTTPClientKind = .urlSession
     ) async throws -> (outcome: String, peakMB: Int, aboveBaselineMB: Int) {
         let server = try FaultServer { connection in
             guard connection.readRequest() != nil else { return }
@@ -40,12 +40,12 @@ struct HostileMemoryTests {
         }
         defer { server.stop() }
         let program = try #require(Self.executable(), "baton-hostile-streams is not built beside the tests")
-        let output = try await runProcess(program, [mode, server.url.absoluteString, String(Self.partLimit)])
+        let output = try await runProcess(program, [mode, server.url.absoluteString, String(Self.partLimit), kind.rawValue])
         let lines = output.stdout.split(separator: "\n")
         let outcome = lines.first { $0.hasPrefix("outcome: ") }.map { String($0.dropFirst(9)) } ?? output.stderr
         let peak = lines.first { $0.hasPrefix("peak: ") }.flatMap { Int($0.dropFirst(6)) } ?? -1
         let baseline = lines.first { $0.hasPrefix("baseline: ") }.flatMap { Int($0.dropFirst(10)) } ?? -1
-        print("\(mode): \(outcome); peak \(peak / 1024) MB, \((peak - baseline) / 1024) MB above the baseline of \(baseline / 1024) MB")
+        print("\(mode) (\(kind)): \(outcome); peak \(peak / 1024) MB, \((peak - baseline) / 1024) MB above the baseline of \(baseline / 1024) MB")
         return (outcome, peak / 1024, (peak - baseline) / 1024)
     }
 
@@ -65,12 +65,13 @@ struct HostileMemoryTests {
         #expect(run.aboveBaselineMB < Self.boundAboveBaseline, "\(run.aboveBaselineMB) MB above the baseline")
     }
 
-    @Test func aGigabyteDeferredPartStopsAtThePartLimit() async throws {
+    @Test(arguments: HTTPClientKind.allCases)
+    func aGigabyteDeferredPartStopsAtThePartLimit(kind: HTTPClientKind) async throws {
         let run = try await Self.run(
             mode: "defer",
             head: "HTTP/1.1 200 OK\r\nContent-Type: multipart/mixed; boundary=\"-\"\r\nConnection: close\r\n\r\n"
                 + "\r\n---\r\ncontent-type: application/json\r\n\r\n{\"data\":{\"hero\":{\"name\":\"",
-            byte: UInt8(ascii: "x"), count: Self.gigabyte)
+            byte: UInt8(ascii: "x"), count: Self.gigabyte, kind: kind)
         #expect(run.outcome.contains(Self.partLimitText), "\(run.outcome)")
         Self.expectBounded(run)
     }
@@ -96,11 +97,12 @@ struct HostileMemoryTests {
 
     /// 100 MB of comments (one comment line: never kept, however long): the subscription ends
     /// normally, and the socket is read only as fast as the parser goes (was 117 MB resident).
-    @Test func aHundredMegabytesOfCommentsAreReadToTheEnd() async throws {
+    @Test(arguments: HTTPClientKind.allCases)
+    func aHundredMegabytesOfCommentsAreReadToTheEnd(kind: HTTPClientKind) async throws {
         let run = try await Self.run(
             mode: "sse-subscription",
             head: "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n:",
-            byte: UInt8(ascii: "c"), count: 100 << 20, tail: "\n\nevent: complete\ndata:\n\n")
+            byte: UInt8(ascii: "c"), count: 100 << 20, tail: "\n\nevent: complete\ndata:\n\n", kind: kind)
         #expect(run.outcome == "events 0", "\(run.outcome)")
         Self.expectBounded(run)
     }
