@@ -376,6 +376,8 @@ final class StreamingSessionDelegate: NSObject, URLSessionDataDelegate, @uncheck
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let state = lock.withLock({ states.removeValue(forKey: task.taskIdentifier) }) else { return }
+        // Nothing more arrives: the session's queue never waits for the consumer again.
+        state.window?.release()
         state.onFinish()
         let response = state.response ?? task.response
         // FoundationNetworking redirects only 301, 302, 303 and 307 through the delegate: a 308
