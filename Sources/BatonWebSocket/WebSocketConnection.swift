@@ -75,8 +75,6 @@ actor WebSocketConnection {
     private var awaitingPong = false
     /// The operation the message being handled delivered an event to.
     private var lastDelivered: String?
-    /// The connection whose outgoing frames passed ``maxQueuedFrames``.
-    private var overflowedGeneration: Int?
 
     init(url: String, configuration: WebSocketTransportConfiguration, logger: Logger) {
         self.url = url
@@ -221,7 +219,7 @@ actor WebSocketConnection {
             upgradeTimeout: configuration.upgradeTimeout, frameError: frameError, logger: clientLogger
         ) { inbound, outbound, _ in
             // Bounded: a server that sends (pings) faster than it reads our answers cannot make
-            // them pile up; past the bound the connection ends (see `send(_:on:)`).
+            // them pile up (see `send(_:on:)`).
             let (outgoing, writer) = AsyncStream<OutgoingFrame>.makeStream(
                 bufferingPolicy: .bufferingOldest(WebSocketConnection.maxQueuedFrames))
             await self.opened(generation: generation, writer: writer, payload: payload)
@@ -249,10 +247,9 @@ actor WebSocketConnection {
                         for try await message in reader.inbound.messages(maxSize: maxMessageSize) {
                             // An operation whose consumer is behind holds the socket's reading
                             // back, for a while (see OperationBacklog).
-                            let backlogged = await self.received(message, generation: generation)
-                            if await self.outgoingOverflowed(generation: generation) { throw OutgoingQueueFull() }
-                            guard let (id, backlog) = backlogged else { continue }
-                            if await !backlog.drained(below: maxBufferedEvents, within: slowConsumerTimeout) {
+                            guard let (id, backlog) = await self.received(message, generation: generation) else { continue }
+                            // Reading resumes once the consumer took half of them: in bursts, not lockstep.
+                            if await !backlog.drained(below: max(1, maxBufferedEvents / 2), within: slowConsumerTimeout) {
                                 await self.fellBehind(id: id, backlog: backlog, generation: generation)
                             }
                         }
@@ -527,9 +524,11 @@ actor WebSocketConnection {
     private func send(_ message: ClientMessage, on writer: Writer) {
         guard let text = configuration.protocol.encode(message) else { return }
         if case .dropped = writer.yield(.text(text)), endReason == nil {
-            // The server does not read what it makes us send: the reader stops and the
-            // connection ends (the close frame would wait behind the rest).
-            overflowedGeneration = generation
+            // The server does not read what it makes us send: nothing more is queued (memory
+            // stays bounded) and, when the connection ends, it ends as a protocol violation,
+            // not retried. Reading goes on, so a server blocked on its own writes is not
+            // deadlocked against a client blocked on its writes.
+            logger.debug("The WebSocket server does not read: \(Self.maxQueuedFrames) frames wait to be written")
             endReason = .protocolViolation(
                 reason: "the server sends faster than it reads: \(Self.maxQueuedFrames) frames wait to be written")
         }
@@ -537,11 +536,6 @@ actor WebSocketConnection {
 
     /// The most frames waiting to be written (answers to pings, subscriptions, completes).
     static let maxQueuedFrames = 1_024
-
-    /// Whether connection `generation`'s outgoing frames passed ``maxQueuedFrames``.
-    private func outgoingOverflowed(generation: Int) -> Bool {
-        overflowedGeneration == generation
-    }
 
     private func fail(_ ids: some Sequence<String>, with error: WebSocketTransportError) {
         for id in Array(ids) {
@@ -578,10 +572,6 @@ extension WebSocketTransportError {
         }
     }
 }
-
-/// Thrown by the reader when the outgoing frames passed ``WebSocketConnection/maxQueuedFrames``:
-/// ends the connection's handler.
-private struct OutgoingQueueFull: Error {}
 
 /// The inbound frames of one connection, read by one task of its handler.
 private struct InboundBox: @unchecked Sendable {

@@ -26,12 +26,14 @@ import NIOWebSocket
         let channel = EmbeddedChannel()
         defer { _ = try? channel.finish() }
         let seen = Locked<NIOWebSocketError?>(nil)
+        let collector = FrameCollector()
         do {
             try channel.pipeline.syncOperations.addHandler(ByteToMessageHandler(WebSocketFrameDecoder(maxFrameSize: maxFrameSize)))
             try channel.pipeline.syncOperations.addHandler(FrameErrorObserver(seen: seen))
             try channel.pipeline.syncOperations.addHandler(
                 NIOWebSocketFrameAggregator(
                     minNonFinalFragmentSize: 0, maxAccumulatedFrameCount: 1_024, maxAccumulatedFrameSize: maxMessageSize))
+            try channel.pipeline.syncOperations.addHandler(collector)
         } catch {
             return ([], .connectionFailed(underlying: error))
         }
@@ -42,17 +44,31 @@ import NIOWebSocket
             let size = chunkSizes.isEmpty ? bytes.count : max(1, chunkSizes[next % chunkSizes.count])
             next += 1
             let end = size >= bytes.count - start ? bytes.count : start + size
-            do {
-                try channel.writeInbound(ByteBuffer(bytes: bytes[start..<end]))
-            } catch {
-                // What the frames before the failure carried is still handled, as the connection does.
-                if case .end(let ended) = drain(channel, `protocol`, into: &messages) { return (messages, ended) }
-                return (messages, violation(error, seen: seen))
-            }
-            if case .end(let ended) = drain(channel, `protocol`, into: &messages) { return (messages, ended) }
+            try? channel.writeInbound(ByteBuffer(bytes: bytes[start..<end]))
+            // The frames before the first failure, in stream order, whatever the chunks.
+            let frames = collector.frames
+            collector.frames.removeAll()
+            if case .end(let ended) = handle(frames, `protocol`, into: &messages) { return (messages, ended) }
+            if let failure = collector.failure { return (messages, violation(failure)) }
             start = end
         }
         return (messages, nil)
+    }
+
+    /// The pipeline's end: frames until the first error, then nothing.
+    private final class FrameCollector: ChannelInboundHandler {
+        typealias InboundIn = WebSocketFrame
+        var frames: [WebSocketFrame] = []
+        var failure: (any Error)?
+
+        func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+            guard failure == nil else { return }
+            frames.append(unwrapInboundIn(data))
+        }
+
+        func errorCaught(context: ChannelHandlerContext, error: any Error) {
+            if failure == nil { failure = error }
+        }
     }
 
     private enum Drained {
@@ -61,8 +77,10 @@ import NIOWebSocket
     }
 
     /// Handles the whole messages the pipeline produced.
-    private static func drain(_ channel: EmbeddedChannel, _ webSocketProtocol: GraphQLWebSocketProtocol, into messages: inout [String]) -> Drained {
-        while let frame = try? channel.readInbound(as: WebSocketFrame.self) {
+    private static func handle(
+        _ frames: [WebSocketFrame], _ webSocketProtocol: GraphQLWebSocketProtocol, into messages: inout [String]
+    ) -> Drained {
+        for frame in frames {
             switch frame.opcode {
             case .text:
                 let bytes = Array(frame.unmaskedData.readableBytesView)
@@ -88,8 +106,8 @@ import NIOWebSocket
     }
 
     /// A failure of the frame decoder or the aggregator as the connection reports it.
-    private static func violation(_ error: any Error, seen: Locked<NIOWebSocketError?>) -> WebSocketTransportError {
-        if let frameError = seen.withLock({ $0 }) ?? (error as? NIOWebSocketError) {
+    private static func violation(_ error: any Error) -> WebSocketTransportError {
+        if let frameError = error as? NIOWebSocketError {
             switch frameError {
             case .invalidFrameLength: return .protocolViolation(reason: "a frame larger than maxFrameSize (\(maxFrameSize) bytes)")
             case .fragmentedControlFrame: return .protocolViolation(reason: "a fragmented control frame")

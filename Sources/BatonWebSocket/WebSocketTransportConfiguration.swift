@@ -48,9 +48,10 @@ public struct WebSocketTransportConfiguration: Sendable {
     public var autoPersistQueries: Bool
     /// The most events of one operation that wait for its consumer. While that many wait, the
     /// socket is not read (every operation on it waits, and TCP holds the server back) until the
-    /// consumer takes one, for at most ``slowConsumerTimeout``. Default: 1,000.
+    /// consumer has taken half of them, for at most ``slowConsumerTimeout``. Default: 1,000.
     public var maxBufferedEvents: Int
-    /// How long the socket waits for a consumer that has ``maxBufferedEvents`` waiting before
+    /// How long the socket waits for a consumer that has ``maxBufferedEvents`` waiting to take
+    /// half of them before
     /// that operation ends with ``WebSocketTransportError/consumerFellBehind(operationName:bufferedEvents:waited:)``.
     /// Keep it below ``pingInterval``: the server's pong is not read meanwhile. Default: 5 seconds.
     public var slowConsumerTimeout: Duration

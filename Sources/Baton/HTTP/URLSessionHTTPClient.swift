@@ -319,7 +319,10 @@ final class StreamingSessionDelegate: NSObject, URLSessionDataDelegate, @uncheck
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
     ) {
-        if let location = request.url {
+        // The Location as the server wrote it, resolved against the response's URL: FoundationNetworking
+        // turns a location without a host (`file:///etc/passwd`) into a path on the same server.
+        let written = response.value(forHTTPHeaderField: "Location").flatMap { URL(string: $0, relativeTo: response.url)?.absoluteURL }
+        if let location = written ?? request.url {
             lock.withLock {
                 states[task.taskIdentifier]?.redirect = RedirectDeclined(status: response.statusCode, location: location)
             }
