@@ -44,7 +44,7 @@ import NIOWebSocket
             let size = chunkSizes.isEmpty ? bytes.count : max(1, chunkSizes[next % chunkSizes.count])
             next += 1
             let end = size >= bytes.count - start ? bytes.count : start + size
-            try? channel.writeInbound(ByteBuffer(bytes: bytes[start..<end]))
+            _ = try? channel.writeInbound(ByteBuffer(bytes: bytes[start..<end]))
             // The frames before the first failure, in stream order, whatever the chunks.
             let frames = collector.frames
             collector.frames.removeAll()
