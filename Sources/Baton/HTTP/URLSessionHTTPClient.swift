@@ -21,10 +21,11 @@ import HTTPTypesFoundation
 ///   refused before any of the body is read). URLSession asks for gzip, br and zstd and inflates
 ///   them itself with no limit of its own; counting the inflated bytes bounds a compression bomb
 ///   as well as a plain large body, and keeps compression for honest servers.
-/// - **Back-pressure.** A streamed response (`stream`) runs in a session of its own whose
-///   reader waits while the consumer is more than ``streamedBytesAhead`` behind, so libcurl stops
-///   reading the socket and TCP holds the server back (``ReceiveWindow``): memory stays within
-///   the consumer's limits, not what the server sends.
+/// - **Back-pressure: not yet on Linux.** A streamed response (`stream`) runs in a session of its
+///   own and counts what its consumer has not taken (``ReceiveWindow``), but FoundationNetworking
+///   reads the socket as fast as it can: holding its reader back held up every session in the
+///   process. What the socket delivers waits in memory until the consumer takes it; the
+///   transport's limits (`maxPartBytes`, `maxResponseBytes`) still end the operation.
 /// - **Redirects.** The session never follows a redirect itself (on Linux it would send the
 ///   original request's every header, `Authorization` included, to any origin, and drop a
 ///   `POST`'s body): the client follows it by ``HTTPRequestOptions/redirect(of:body:status:to:)``,
@@ -80,8 +81,7 @@ public struct URLSessionHTTPClient: HTTPClient {
     }
 
     /// Sends the request and yields the body's chunks as they arrive, failing the stream once
-    /// they pass `options.maxResponseBytes`. The socket is read only as far as
-    /// ``streamedBytesAhead`` ahead of the consumer.
+    /// they pass `options.maxResponseBytes`.
     public func stream(
         _ request: HTTPRequest, body: HTTPRequestBody?, options: HTTPRequestOptions
     ) async throws -> (HTTPResponse, AsyncThrowingStream<Data, any Error>) {
@@ -109,8 +109,8 @@ public struct URLSessionHTTPClient: HTTPClient {
         return (try Self.httpResponse(head), chunks)
     }
 
-    /// How many bytes of a streamed response the session reads ahead of its consumer before it
-    /// stops reading the socket: 1 MiB.
+    /// How many bytes of a streamed response may wait for its consumer before the session's
+    /// reader would wait (not enforced on Linux yet, see the type's documentation): 1 MiB.
     public static let streamedBytesAhead = 1 << 20
 
     /// Runs `perform` for `request`, then, for each redirect the delegate declined to follow,
