@@ -99,6 +99,8 @@ let package = Package(
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOHTTP1", package: "swift-nio"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
+                // The raw-frame fuzz entry point's pipeline (a channel without a socket).
+                .product(name: "NIOEmbedded", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
@@ -150,7 +152,8 @@ let package = Package(
         .executableTarget(name: "baton-hostile-client", dependencies: ["Baton", "BatonAsyncHTTPClient", "BatonExampleAPI"]),
         // Runs one operation against a misbehaving server and prints its peak resident memory:
         // the hostile-stream tests' client process (issue 30).
-        .executableTarget(name: "baton-hostile-streams", dependencies: ["Baton", "BatonExampleAPI"]),
+        .executableTarget(
+            name: "baton-hostile-streams", dependencies: ["Baton", "BatonAsyncHTTPClient", "BatonExampleAPI", "BatonWebSocket"]),
         // Test support shared by the test targets: blocking work (child processes) off Swift's
         // cooperative pool.
         .target(name: "BatonTestSupport", path: "Tests/BatonTestSupport"),

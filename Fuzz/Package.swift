@@ -38,6 +38,8 @@ let package = Package(
         fuzzTarget("fuzz-multipart", ["Baton", "BatonAPI"]),
         // A server's WebSocket text frame decoded in both protocols.
         fuzzTarget("fuzz-websocket", ["BatonWebSocket", "BatonAPI"]),
+        // Raw WebSocket frames through the frame decoder and Baton's message rules, in arbitrary chunks.
+        fuzzTarget("fuzz-websocket-frames", ["BatonWebSocket"]),
         // A subscription's event stream or multipart body read in arbitrary chunks, under small limits.
         fuzzTarget("fuzz-sse", ["Baton", "BatonAPI"]),
         // A response's error paths checked against the limit and used by the normalizer.

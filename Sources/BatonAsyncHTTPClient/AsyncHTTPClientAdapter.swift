@@ -13,20 +13,27 @@ import Tracing
 /// sent, with its length announced. Response bodies stream too, for `@defer`/`@stream`.
 ///
 /// Bounds kept against the server (`HTTPRequestOptions`):
-/// - **Size.** The body is counted as AsyncHTTPClient delivers it (it reads from the socket only
-///   as its body sequence is consumed), and reading stops as soon as it passes
-///   `maxResponseBytes`; a `Content-Length` announcing more is refused before the body is read.
+/// - **Size.** The body is counted as AsyncHTTPClient delivers it, and reading stops as soon as
+///   it passes `maxResponseBytes`; a `Content-Length` announcing more is refused before the body
+///   is read.
+/// - **Back-pressure.** AsyncHTTPClient reads from the socket only as its body sequence is
+///   consumed, and the adapter hands each chunk over only when the one before was taken, so a
+///   consumer that falls behind holds the server back: memory stays within the consumer's
+///   limits, not what the server sends.
 /// - **Compression.** AsyncHTTPClient inflates gzip and deflate only when its client's
-///   configuration enables decompression (the shared client's does, with a limit of 25 times the
-///   compressed size; a client made with the default configuration does not, and then a
-///   compressed body arrives as it is and is no GraphQL response). The bytes counted here are the
-///   inflated ones, so `maxResponseBytes` bounds a compression bomb whatever that configuration
-///   says; the configuration's own limit may stop it sooner, as a network error.
-/// - **Redirects** are followed by AsyncHTTPClient's client's redirect configuration (the shared
-///   client: at most 20, no cycles): on a redirect to another origin it drops `Authorization`,
-///   `Cookie`, `Proxy-Authorization` and `Origin`, and it keeps a 307's or 308's method and body.
-///   It cannot be told `maxRedirects` or the other sensitive headers per request: give the
-///   adapter a client configured to follow no redirects (`.disallow`) when those matter.
+///   configuration enables decompression (``sharedClient``'s does, with a limit of 25 times the
+///   compressed size). The bytes counted here are the inflated ones, so `maxResponseBytes`
+///   bounds a compression bomb whatever that configuration says; the configuration's own limit
+///   may stop it sooner, as a network error.
+/// - **Redirects** are followed by the adapter, by `HTTPRequestOptions.redirect(of:body:status:to:)`
+///   (the rule ``Baton/URLSessionHTTPClient`` follows too): at most `maxRedirects`, without
+///   `Authorization`, `Cookie`, `Proxy-Authorization` and the `SensitiveData` headers on
+///   another origin, a 307 or 308 of a request with a body only to its own origin with its
+///   method and body, else `HTTPClientLimitError.redirectRefused(status:location:reason:)`.
+///   That needs an AsyncHTTPClient that returns redirects rather than following them
+///   (`redirectConfiguration: .disallow`), as ``sharedClient`` does; a client that follows them
+///   itself (AsyncHTTPClient's own `.shared`) applies its own rules instead, which drop only
+///   `Authorization`, `Cookie`, `Proxy-Authorization` and `Origin` and know no `maxRedirects`.
 ///
 /// ```swift
 /// let client = BatonClient(url: url, httpClient: AsyncHTTPClientAdapter())
@@ -35,8 +42,17 @@ public struct AsyncHTTPClientAdapter: Baton.HTTPClient {
     private let client: AsyncHTTPClient.HTTPClient
     private let defaultTimeout: Duration
 
-    /// An adapter over `client` (the process-wide shared client by default, which needs no shutdown).
-    public init(client: AsyncHTTPClient.HTTPClient = .shared, timeout: Duration = .seconds(60)) {
+    /// A process-wide AsyncHTTPClient with AsyncHTTPClient's `.shared` configuration
+    /// (`singletonConfiguration`) but for redirects, which it returns to the adapter to follow
+    /// by Baton's rule. Never shut down, like `.shared`.
+    public static let sharedClient: AsyncHTTPClient.HTTPClient = {
+        var configuration = AsyncHTTPClient.HTTPClient.Configuration.singletonConfiguration
+        configuration.redirectConfiguration = .disallow
+        return AsyncHTTPClient.HTTPClient(eventLoopGroup: AsyncHTTPClient.HTTPClient.defaultEventLoopGroup, configuration: configuration)
+    }()
+
+    /// An adapter over `client` (by default ``sharedClient``, which needs no shutdown).
+    public init(client: AsyncHTTPClient.HTTPClient = AsyncHTTPClientAdapter.sharedClient, timeout: Duration = .seconds(60)) {
         self.client = client
         defaultTimeout = timeout
     }
@@ -71,13 +87,67 @@ public struct AsyncHTTPClientAdapter: Baton.HTTPClient {
         try await stream(request, body: body, options: HTTPRequestOptions(timeout: timeout, maxResponseBytes: nil))
     }
 
-    /// Sends the request and yields the response body in chunks as they arrive, failing once
-    /// they pass `options.maxResponseBytes`.
+    /// Sends the request and yields the response body in chunks as they arrive (each read from
+    /// the socket only when the consumer has taken the one before), failing once they pass
+    /// `options.maxResponseBytes`; redirects are followed by Baton's rule.
     public func stream(
         _ request: HTTPRequest, body: HTTPRequestBody?, options: HTTPRequestOptions
     ) async throws -> (HTTPResponse, AsyncThrowingStream<Data, any Error>) {
-        let timeout = options.timeout
         let maxBytes = options.maxResponseBytes
+        let limit = options.timeout ?? defaultTimeout
+        var current = request
+        var currentBody = body
+        var redirects = 0
+        var response: HTTPClientResponse
+        while true {
+            do {
+                response = try await client.execute(
+                    try Self.outgoing(current, body: currentBody),
+                    timeout: .nanoseconds(limit.components.seconds * 1_000_000_000 + limit.components.attoseconds / 1_000_000_000))
+            } catch {
+                throw Self.normalized(error)
+            }
+            guard [301, 302, 303, 307, 308].contains(response.status.code),
+                let location = response.headers.first(name: "Location"),
+                let target = URL(string: location, relativeTo: current.url)?.absoluteURL
+            else { break }
+            // The redirect's own body is not read: dropping it closes its connection.
+            redirects += 1
+            guard redirects <= options.maxRedirects else {
+                throw HTTPClientLimitError.tooManyRedirects(limit: options.maxRedirects)
+            }
+            (current, currentBody) = try options.redirect(
+                of: current, body: currentBody, status: Int(response.status.code), to: target)
+        }
+
+        var fields = HTTPFields()
+        for header in response.headers {
+            if let name = HTTPField.Name(header.name) { fields.append(HTTPField(name: name, value: header.value)) }
+        }
+        let head = HTTPResponse(status: .init(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase), headerFields: fields)
+        let responseBody = response.body
+        if let maxBytes, let announced = response.headers.first(name: "Content-Length").flatMap({ Int($0) }), announced > maxBytes {
+            // Not read: dropping the body closes the connection.
+            throw HTTPClientLimitError.responseTooLarge(limit: maxBytes)
+        }
+        // Back-pressured: the next buffer is read only when the consumer took the one before.
+        let chunks = BackPressuredStream.make(of: Data.self, capacity: 1) { send in
+            do {
+                var received = 0
+                for try await buffer in responseBody {
+                    received += buffer.readableBytes
+                    if let maxBytes, received > maxBytes { throw HTTPClientLimitError.responseTooLarge(limit: maxBytes) }
+                    guard await send(Data(buffer: buffer)) else { return }
+                }
+            } catch {
+                throw Self.normalized(error)
+            }
+        }
+        return (head, chunks)
+    }
+
+    /// AsyncHTTPClient's request for `request` and `body`.
+    private static func outgoing(_ request: HTTPRequest, body: HTTPRequestBody?) throws -> HTTPClientRequest {
         guard let url = request.url else { throw URLError(.badURL) }
         var outgoing = HTTPClientRequest(url: url.absoluteString)
         outgoing.method = HTTPMethod(rawValue: request.method.rawValue)
@@ -96,42 +166,7 @@ public struct AsyncHTTPClientAdapter: Baton.HTTPClient {
         case .stream(let length, let makeChunks)?:
             outgoing.body = .stream(ByteBufferChunks(makeChunks()), length: length.map { .known($0) } ?? .unknown)
         }
-        let limit = timeout ?? defaultTimeout
-        let response: HTTPClientResponse
-        do {
-            response = try await client.execute(
-                outgoing, timeout: .nanoseconds(limit.components.seconds * 1_000_000_000 + limit.components.attoseconds / 1_000_000_000))
-        } catch {
-            throw Self.normalized(error)
-        }
-
-        var fields = HTTPFields()
-        for header in response.headers {
-            if let name = HTTPField.Name(header.name) { fields.append(HTTPField(name: name, value: header.value)) }
-        }
-        let head = HTTPResponse(status: .init(code: Int(response.status.code), reasonPhrase: response.status.reasonPhrase), headerFields: fields)
-        let responseBody = response.body
-        if let maxBytes, let announced = response.headers.first(name: "Content-Length").flatMap({ Int($0) }), announced > maxBytes {
-            // Not read: dropping the body closes the connection.
-            throw HTTPClientLimitError.responseTooLarge(limit: maxBytes)
-        }
-        let chunks = AsyncThrowingStream<Data, any Error> { continuation in
-            let task = Task {
-                do {
-                    var received = 0
-                    for try await buffer in responseBody {
-                        received += buffer.readableBytes
-                        if let maxBytes, received > maxBytes { throw HTTPClientLimitError.responseTooLarge(limit: maxBytes) }
-                        continuation.yield(Data(buffer: buffer))
-                    }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: Self.normalized(error))
-                }
-            }
-            continuation.onTermination = { _ in task.cancel() }
-        }
-        return (head, chunks)
+        return outgoing
     }
 
     /// AsyncHTTPClient's time-outs as `URLError(.timedOut)` and its cancellation as

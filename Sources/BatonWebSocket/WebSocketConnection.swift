@@ -14,6 +14,8 @@ struct ActiveOperation: Sendable {
     /// Whether it is sent again after a reconnect (subscriptions and queries, never mutations).
     let resumesAfterReconnect: Bool
     let continuation: AsyncThrowingStream<GraphQLResponse, any Error>.Continuation
+    /// Its events not yet taken by its consumer.
+    let backlog: OperationBacklog
 }
 
 /// A frame for the socket's writer task.
@@ -71,6 +73,8 @@ actor WebSocketConnection {
     private var acknowledgementTimer: Task<Void, Never>?
     private var backoff: Task<Void, any Error>?
     private var awaitingPong = false
+    /// The operation the message being handled delivered an event to.
+    private var lastDelivered: String?
 
     init(url: String, configuration: WebSocketTransportConfiguration, logger: Logger) {
         self.url = url
@@ -203,6 +207,8 @@ actor WebSocketConnection {
             return .connectionFailed(underlying: error)
         }
         let maxMessageSize = configuration.maxMessageSize
+        let maxBufferedEvents = configuration.maxBufferedEvents
+        let slowConsumerTimeout = configuration.slowConsumerTimeout
         // swift-websocket's frame handler dumps the first bytes of every frame at `trace` (a
         // subscription's variables, the connection payload's token); it only gets to log from `debug` up.
         var clientLogger = logger
@@ -212,7 +218,10 @@ actor WebSocketConnection {
             request: request, maxFrameSize: configuration.maxFrameSize, closeTimeout: configuration.closeTimeout,
             upgradeTimeout: configuration.upgradeTimeout, frameError: frameError, logger: clientLogger
         ) { inbound, outbound, _ in
-            let (outgoing, writer) = AsyncStream<OutgoingFrame>.makeStream()
+            // Bounded: a server that sends (pings) faster than it reads our answers cannot make
+            // them pile up (see `send(_:on:)`).
+            let (outgoing, writer) = AsyncStream<OutgoingFrame>.makeStream(
+                bufferingPolicy: .bufferingOldest(WebSocketConnection.maxQueuedFrames))
             await self.opened(generation: generation, writer: writer, payload: payload)
             let reader = InboundBox(inbound)
             try await withThrowingTaskGroup(of: Void.self) { group in
@@ -236,7 +245,13 @@ actor WebSocketConnection {
                 group.addTask {
                     do {
                         for try await message in reader.inbound.messages(maxSize: maxMessageSize) {
-                            await self.received(message, generation: generation)
+                            // An operation whose consumer is behind holds the socket's reading
+                            // back, for a while (see OperationBacklog).
+                            guard let (id, backlog) = await self.received(message, generation: generation) else { continue }
+                            // Reading resumes once the consumer took half of them: in bursts, not lockstep.
+                            if await !backlog.drained(below: max(1, maxBufferedEvents / 2), within: slowConsumerTimeout) {
+                                await self.fellBehind(id: id, backlog: backlog, generation: generation)
+                            }
                         }
                     } catch {
                         await self.inboundFailed(error, generation: generation)
@@ -326,7 +341,35 @@ actor WebSocketConnection {
         }
     }
 
-    private func received(_ message: WebSocketMessage, generation: Int) {
+    /// Handles one message; returns the operation whose consumer now has
+    /// ``WebSocketTransportConfiguration/maxBufferedEvents`` waiting, if any.
+    private func received(_ message: WebSocketMessage, generation: Int) -> (String, OperationBacklog)? {
+        handle(message, generation: generation)
+        guard let id = lastDelivered, let operation = operations[id],
+            operation.backlog.pending >= configuration.maxBufferedEvents
+        else { return nil }
+        return (id, operation.backlog)
+    }
+
+    /// The operation `id`'s consumer did not catch up in time: it ends with
+    /// ``WebSocketTransportError/consumerFellBehind(operationName:bufferedEvents:waited:)`` and
+    /// the server is told to stop it; the other operations go on.
+    private func fellBehind(id: String, backlog: OperationBacklog, generation: Int) {
+        guard let operation = operations[id], operation.backlog === backlog else { return }
+        operations.removeValue(forKey: id)
+        backlog.end()
+        operation.continuation.finish(
+            throwing: WebSocketTransportError.consumerFellBehind(
+                operationName: operation.operationName, bufferedEvents: configuration.maxBufferedEvents,
+                waited: configuration.slowConsumerTimeout))
+        if generation == self.generation, case .ready(let writer) = phase {
+            send(.complete(id: id), on: writer)
+        }
+        closeIfIdle()
+    }
+
+    private func handle(_ message: WebSocketMessage, generation: Int) {
+        lastDelivered = nil
         guard generation == self.generation else { return }
         let writer: Writer
         switch phase {
@@ -363,7 +406,10 @@ actor WebSocketConnection {
         case .next(let id, let payload):
             guard case .ready = phase else { return notAcknowledged("next", writer) }
             healthyGeneration = generation
-            operations[id]?.continuation.yield(GraphQLResponse(body: payload))
+            guard let operation = operations[id] else { return }
+            operation.backlog.delivered()
+            operation.continuation.yield(GraphQLResponse(body: payload))
+            lastDelivered = id
         case .error(let id, let errors):
             guard case .ready = phase else { return notAcknowledged("error", writer) }
             healthyGeneration = generation
@@ -477,8 +523,19 @@ actor WebSocketConnection {
 
     private func send(_ message: ClientMessage, on writer: Writer) {
         guard let text = configuration.protocol.encode(message) else { return }
-        writer.yield(.text(text))
+        if case .dropped = writer.yield(.text(text)), endReason == nil {
+            // The server does not read what it makes us send: nothing more is queued (memory
+            // stays bounded) and, when the connection ends, it ends as a protocol violation,
+            // not retried. Reading goes on, so a server blocked on its own writes is not
+            // deadlocked against a client blocked on its writes.
+            logger.debug("The WebSocket server does not read: \(Self.maxQueuedFrames) frames wait to be written")
+            endReason = .protocolViolation(
+                reason: "the server sends faster than it reads: \(Self.maxQueuedFrames) frames wait to be written")
+        }
     }
+
+    /// The most frames waiting to be written (answers to pings, subscriptions, completes).
+    static let maxQueuedFrames = 1_024
 
     private func fail(_ ids: some Sequence<String>, with error: WebSocketTransportError) {
         for id in Array(ids) {

@@ -90,30 +90,24 @@ public final class WebSocketNetworkTransport: SubscriptionNetworkTransport {
         request.sendsDocument = false
         request.extensions["persistedQuery"] = ["version": 1, "sha256Hash": .string(Operation.operationIdentifier)]
         let hashed = request.bodyJSON
-        return AsyncThrowingStream { continuation in
-            let task = Task {
-                do {
-                    var isFirst = true
-                    for try await response in responses(Operation.self, payload: hashed, resumesAfterReconnect: resumesAfterReconnect) {
-                        if isFirst, PersistedQueryInterceptor.persistedQueryProblem(in: response.body) != nil {
-                            var retry = withDocument
-                            if PersistedQueryInterceptor.persistedQueryProblem(in: response.body) == .notFound {
-                                retry["extensions"] = hashed["extensions"]
-                            }
-                            for try await retried in responses(Operation.self, payload: retry, resumesAfterReconnect: resumesAfterReconnect) {
-                                continuation.yield(retried)
-                            }
-                            break
-                        }
-                        isFirst = false
-                        continuation.yield(response)
+        // Back-pressured, as every operation's stream: the next event is taken only when the
+        // consumer took the one before.
+        return BackPressuredStream.make(capacity: 1) { send in
+            var isFirst = true
+            for try await response in self.responses(Operation.self, payload: hashed, resumesAfterReconnect: resumesAfterReconnect) {
+                if isFirst, PersistedQueryInterceptor.persistedQueryProblem(in: response.body) != nil {
+                    var retry = withDocument
+                    if PersistedQueryInterceptor.persistedQueryProblem(in: response.body) == .notFound {
+                        retry["extensions"] = hashed["extensions"]
                     }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
+                    for try await retried in self.responses(Operation.self, payload: retry, resumesAfterReconnect: resumesAfterReconnect) {
+                        guard await send(retried) else { return }
+                    }
+                    return
                 }
+                isFirst = false
+                guard await send(response) else { return }
             }
-            continuation.onTermination = { _ in task.cancel() }
         }
     }
 
@@ -126,18 +120,27 @@ public final class WebSocketNetworkTransport: SubscriptionNetworkTransport {
             return String(next)
         }
         let connection = self.connection
-        return AsyncThrowingStream { continuation in
+        let backlog = OperationBacklog()
+        let events = AsyncThrowingStream<GraphQLResponse, any Error> { continuation in
             let stopped = Locked(false)
             continuation.onTermination = { _ in
                 stopped.withLock { $0 = true }
+                backlog.end()
                 Task { await connection.stop(id: id) }
             }
             let active = ActiveOperation(
                 operationName: Operation.operationName, payload: payload,
-                resumesAfterReconnect: resumesAfterReconnect, continuation: continuation)
+                resumesAfterReconnect: resumesAfterReconnect, continuation: continuation, backlog: backlog)
             Task {
                 // The consumer may stop before the operation starts; the connection checks.
                 await connection.start(id: id, operation: active) { stopped.withLock { $0 } }
+            }
+        }
+        // What the consumer takes is counted off the operation's backlog.
+        return BackPressuredStream.make(capacity: 1) { send in
+            for try await event in events {
+                backlog.taken()
+                guard await send(event) else { return }
             }
         }
     }

@@ -46,6 +46,15 @@ public struct WebSocketTransportConfiguration: Sendable {
     /// each operation is sent with `extensions.persistedQuery` and no document first, and again
     /// with the document when the server answers `PersistedQueryNotFound`.
     public var autoPersistQueries: Bool
+    /// The most events of one operation that wait for its consumer. While that many wait, the
+    /// socket is not read (every operation on it waits, and TCP holds the server back) until the
+    /// consumer has taken half of them, for at most ``slowConsumerTimeout``. Default: 1,000.
+    public var maxBufferedEvents: Int
+    /// How long the socket waits for a consumer that has ``maxBufferedEvents`` waiting to take
+    /// half of them before
+    /// that operation ends with ``WebSocketTransportError/consumerFellBehind(operationName:bufferedEvents:waited:)``.
+    /// Keep it below ``pingInterval``: the server's pong is not read meanwhile. Default: 5 seconds.
+    public var slowConsumerTimeout: Duration
     /// Whose instrument injects the trace context of the operation that opens the connection
     /// into the upgrade request (W3C `traceparent` with an OpenTelemetry tracer).
     public var telemetry: BatonTelemetry
@@ -66,7 +75,9 @@ public struct WebSocketTransportConfiguration: Sendable {
         maxMessageSize: Int = 16 << 20,
         autoPersistQueries: Bool = false,
         closeTimeout: Duration = .seconds(5),
-        telemetry: BatonTelemetry = .default
+        telemetry: BatonTelemetry = .default,
+        maxBufferedEvents: Int = 1_000,
+        slowConsumerTimeout: Duration = .seconds(5)
     ) {
         self.protocol = `protocol`
         self.headerFields = headerFields
@@ -82,6 +93,8 @@ public struct WebSocketTransportConfiguration: Sendable {
         self.autoPersistQueries = autoPersistQueries
         self.closeTimeout = closeTimeout
         self.telemetry = telemetry
+        self.maxBufferedEvents = max(1, maxBufferedEvents)
+        self.slowConsumerTimeout = slowConsumerTimeout
     }
 
     /// A fixed `connection_init` payload, such as `["authToken": "…"]`.

@@ -41,6 +41,12 @@ public enum WebSocketTransportError: Error, Sendable, CustomStringConvertible {
     case noResult(operationName: String)
     /// ``WebSocketNetworkTransport/disconnect()`` ended the operation.
     case disconnected
+    /// The operation's consumer left `bufferedEvents` events (the configured
+    /// ``WebSocketTransportConfiguration/maxBufferedEvents``) untaken for `waited`
+    /// (``WebSocketTransportConfiguration/slowConsumerTimeout``) while the server sent more: the
+    /// operation is stopped on the server (`complete`) rather than buffered without bound.
+    /// Other operations on the socket go on.
+    case consumerFellBehind(operationName: String, bufferedEvents: Int, waited: Duration)
 
     /// The close code, when the server closed the socket (also inside exhausted reconnects).
     public var closeCode: GraphQLWebSocketCloseCode? {
@@ -100,6 +106,8 @@ public enum WebSocketTransportError: Error, Sendable, CustomStringConvertible {
             "\(name): the server completed the operation without a result"
         case .disconnected:
             "the transport was disconnected"
+        case .consumerFellBehind(let name, let count, let waited):
+            "\(name): the consumer left \(count) events untaken for \(waited) while the server sent more"
         }
     }
 }

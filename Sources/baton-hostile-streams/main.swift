@@ -2,10 +2,12 @@
 // peak resident memory: the hostile-stream tests' client process (issue 30), so that what a
 // server sends is measured in a process of its own. Not a product.
 //
-//     baton-hostile-streams <defer|multipart-subscription|sse-subscription|query> <url> [maxPartBytes]
+//     baton-hostile-streams <defer|multipart-subscription|sse-subscription|query> <url> [maxPartBytes] [urlSession|asyncHTTPClient]
 //
-// Prints `outcome: <result or error>` and `peak: <VmHWM in kB>`.
+// Prints `outcome: <result or error>`, `baseline: <VmHWM in kB once the client is made, before
+// the operation>` and `peak: <VmHWM in kB at the end>`.
 import Baton
+import BatonAsyncHTTPClient
 import BatonExampleAPI
 import Foundation
 
@@ -16,7 +18,9 @@ guard arguments.count >= 3, let url = URL(string: arguments[2]) else {
 }
 var limits = ResponseLimits(operationTimeout: .seconds(120))
 if arguments.count >= 4, let part = Int(arguments[3]) { limits.maxPartBytes = part }
+let httpClient: any HTTPClient = arguments.count >= 5 && arguments[4] == "asyncHTTPClient" ? AsyncHTTPClientAdapter() : URLSessionHTTPClient()
 
+/// The peak resident set (`VmHWM`, kB) from /proc/self/status; -1 where there is none.
 func peakResidentKilobytes() -> Int {
     guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return -1 }
     for line in status.split(separator: "\n") where line.hasPrefix("VmHWM:") {
@@ -25,22 +29,27 @@ func peakResidentKilobytes() -> Int {
     return -1
 }
 
+// Everything the operation needs but its response: the client, its transport, URLSession.
+_ = BatonClient(url: url, httpClient: httpClient, limits: limits)
+let baseline = peakResidentKilobytes()
+
 let outcome: String
 do {
     switch arguments[1] {
     case "defer":
-        let client = BatonClient(url: url, limits: limits)
+        let client = BatonClient(url: url, httpClient: httpClient, limits: limits)
         var parts = 0
         for try await _ in client.fetchResults(query: HeroDeferredQuery(episode: .none), cachePolicy: .networkOnly) { parts += 1 }
         outcome = "parts \(parts)"
     case "multipart-subscription", "sse-subscription":
         let client = BatonClient(
-            url: url, limits: limits, subscriptionProtocol: arguments[1] == "sse-subscription" ? .serverSentEvents : .multipart)
+            url: url, httpClient: httpClient, limits: limits,
+            subscriptionProtocol: arguments[1] == "sse-subscription" ? .serverSentEvents : .multipart)
         var events = 0
         for try await _ in client.subscribe(subscription: CountSubscription(to: 3)) { events += 1 }
         outcome = "events \(events)"
     case "query":
-        let client = BatonClient(url: url, limits: limits)
+        let client = BatonClient(url: url, httpClient: httpClient, limits: limits)
         let result = try await client.fetch(query: HeroNameQuery(episode: .none), cachePolicy: .networkOnly)
         outcome = "errors \(result.errors?.count ?? 0)"
     default:
@@ -51,4 +60,5 @@ do {
     outcome = "error \(error)"
 }
 print("outcome: \(outcome)")
+print("baseline: \(baseline)")
 print("peak: \(peakResidentKilobytes())")

@@ -97,6 +97,52 @@ public struct HTTPRequestOptions: Sendable, Hashable {
         return Self.credentialHeaderNames.contains(lowered) || sensitiveHeaderNames.contains { $0.lowercased() == lowered }
     }
 
+    /// The request an ``HTTPClient`` sends next when `request` (with `body`) is redirected with
+    /// `status` to `location`: Baton's one rule for every client it ships, which never sends
+    /// credentials or a body anywhere their sender did not mean them to go.
+    ///
+    /// - A request without a body (`GET`, `HEAD`) follows any redirect, as it is; to another
+    ///   origin without the headers ``dropsOnCrossOriginRedirect(_:)`` names.
+    /// - A request with a body follows only a 307 or 308 to its own origin, with its method, its
+    ///   headers and its body (which must be one that can be sent again: data or a file). A 301,
+    ///   302 or 303 would send it again as a `GET` without its body, and another origin would
+    ///   receive the body (the query and its variables): both fail.
+    /// - Only `http` and `https` locations are followed (as curl's default).
+    ///
+    /// Throws ``HTTPClientLimitError/redirectRefused(status:location:reason:)`` for a redirect not
+    /// followed.
+    public func redirect(
+        of request: HTTPRequest, body: HTTPRequestBody?, status: Int, to location: URL
+    ) throws(HTTPClientLimitError) -> (request: HTTPRequest, body: HTTPRequestBody?) {
+        func refuse(_ reason: String) -> HTTPClientLimitError {
+            .redirectRefused(status: status, location: location.absoluteString, reason: reason)
+        }
+        let scheme = location.scheme?.lowercased() ?? ""
+        guard scheme == "http" || scheme == "https" else {
+            throw refuse("only http and https locations are followed")
+        }
+        let sameOrigin = request.url.map { Self.sameOrigin($0, location) } ?? false
+        var next = request
+        next.url = location
+        if !sameOrigin {
+            next.headerFields = HTTPFields(request.headerFields.filter { !dropsOnCrossOriginRedirect($0.name.rawName) })
+        }
+        let hasBody = body != nil || !(request.method == .get || request.method == .head)
+        guard hasBody else { return (next, nil) }
+        guard status == 307 || status == 308 else {
+            throw refuse("a \(status) would send the \(request.method.rawValue) again as a GET without its body")
+        }
+        guard sameOrigin else {
+            throw refuse("the request has a body, which is not sent to another origin; send it to the new URL instead")
+        }
+        switch body {
+        case .stream?:
+            throw refuse("the request's body was streamed and cannot be sent again")
+        case nil, .data?, .file?:
+            return (next, body)
+        }
+    }
+
     /// Whether `a` and `b` have the same origin: scheme, host and port (the scheme's default
     /// port when none is written).
     public static func sameOrigin(_ a: URL, _ b: URL) -> Bool {

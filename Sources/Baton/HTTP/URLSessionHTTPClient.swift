@@ -21,12 +21,18 @@ import HTTPTypesFoundation
 ///   refused before any of the body is read). URLSession asks for gzip, br and zstd and inflates
 ///   them itself with no limit of its own; counting the inflated bytes bounds a compression bomb
 ///   as well as a plain large body, and keeps compression for honest servers.
+/// - **Back-pressure: not yet on Linux.** A streamed response (`stream`) runs in a session of its
+///   own and counts what its consumer has not taken (``ReceiveWindow``), but FoundationNetworking
+///   reads the socket as fast as it can: holding its reader back held up every session in the
+///   process. What the socket delivers waits in memory until the consumer takes it; the
+///   transport's limits (`maxPartBytes`, `maxResponseBytes`) still end the operation.
 /// - **Redirects.** The session never follows a redirect itself (on Linux it would send the
 ///   original request's every header, `Authorization` included, to any origin, and drop a
-///   `POST`'s body): the client follows it, at most `maxRedirects` times, without
-///   `Authorization`, `Cookie`, `Proxy-Authorization` and the sensitive headers when the origin
-///   changes; a request with a body is not redirected
-///   (``HTTPClientLimitError/redirectRefused(status:location:reason:)``).
+///   `POST`'s body): the client follows it by ``HTTPRequestOptions/redirect(of:body:status:to:)``,
+///   at most `maxRedirects` times, without `Authorization`, `Cookie`, `Proxy-Authorization` and
+///   the sensitive headers when the origin changes; a request with a body is redirected only by
+///   a 307 or 308 to its own origin, with its method and body, and otherwise fails with
+///   ``HTTPClientLimitError/redirectRefused(status:location:reason:)``.
 public struct URLSessionHTTPClient: HTTPClient {
     private let defaultTimeout: Duration
     private let streaming: StreamingSession
@@ -56,9 +62,11 @@ public struct URLSessionHTTPClient: HTTPClient {
     /// `options.maxResponseBytes` of it and following redirects by `options`.
     public func send(_ request: HTTPRequest, body: HTTPRequestBody?, options: HTTPRequestOptions) async throws -> (HTTPResponse, Data) {
         let delegate = streaming.delegate
+        let session = streaming.session
         let limit = options.maxResponseBytes
         let (response, data) = try await following(request, body: body, options: options) {
-            (task, cleanUp) async throws -> (URLResponse, Data) in
+            current, currentBody async throws -> (URLResponse, Data) in
+            let (task, cleanUp) = try await makeTask(current, body: currentBody, timeout: options.timeout, in: session)
             defer { cleanUp() }
             return try await delegate.collect(task, limit: limit)
         }
@@ -77,54 +85,63 @@ public struct URLSessionHTTPClient: HTTPClient {
     public func stream(
         _ request: HTTPRequest, body: HTTPRequestBody?, options: HTTPRequestOptions
     ) async throws -> (HTTPResponse, AsyncThrowingStream<Data, any Error>) {
-        let delegate = streaming.delegate
         let limit = options.maxResponseBytes
-        let (head, chunks) = try await following(request, body: body, options: options) { task, cleanUp in
-            try await delegate.start(task, limit: limit, onFinish: cleanUp)
+        let configuration = streaming.configuration
+        let (head, chunks) = try await following(request, body: body, options: options) { current, currentBody in
+            // A session of its own, so that holding its reader back holds back no other request.
+            let window = ReceiveWindow(highWater: Self.streamedBytesAhead)
+            let delegate = StreamingSessionDelegate()
+            let session = URLSession(
+                configuration: configuration, delegate: delegate, delegateQueue: BackPressuredDelegateQueue(window: window))
+            let made: (URLSessionTask, @Sendable () -> Void)
+            do {
+                made = try await makeTask(current, body: currentBody, timeout: options.timeout, in: session)
+            } catch {
+                session.invalidateAndCancel()
+                throw error
+            }
+            let (task, cleanUp) = made
+            return try await delegate.start(task, limit: limit, window: window) {
+                cleanUp()
+                session.finishTasksAndInvalidate()
+            }
         }
         return (try Self.httpResponse(head), chunks)
     }
 
-    /// Runs `perform` on a task for `request`, then for each redirect the delegate declined to
-    /// follow, a task for its target, by the policy in the type's documentation. `perform` is
-    /// given the task and what removes its spooled body (call it when the body is no longer read).
+    /// How many bytes of a streamed response may wait for its consumer before the session's
+    /// reader would wait (not enforced on Linux yet, see the type's documentation): 1 MiB.
+    public static let streamedBytesAhead = 1 << 20
+
+    /// Runs `perform` for `request`, then, for each redirect the delegate declined to follow,
+    /// for its target by ``HTTPRequestOptions/redirect(of:body:status:to:)``. `perform` is given
+    /// the request and the body to send with it.
     private func following<T>(
         _ request: HTTPRequest, body: HTTPRequestBody?, options: HTTPRequestOptions,
-        perform: (URLSessionTask, @escaping @Sendable () -> Void) async throws -> T
+        perform: (HTTPRequest, HTTPRequestBody?) async throws -> T
     ) async throws -> T {
         var current = request
+        var currentBody = body
         var redirects = 0
         while true {
-            let (task, cleanUp) = try await makeTask(current, body: redirects == 0 ? body : nil, timeout: options.timeout)
             do {
-                return try await perform(task, cleanUp)
+                return try await perform(current, currentBody)
             } catch let redirect as RedirectDeclined {
-                cleanUp()
                 redirects += 1
                 guard redirects <= options.maxRedirects else {
                     throw HTTPClientLimitError.tooManyRedirects(limit: options.maxRedirects)
                 }
-                guard body == nil, current.method == .get || current.method == .head else {
-                    throw HTTPClientLimitError.redirectRefused(
-                        status: redirect.status, location: redirect.location.absoluteString,
-                        reason: "the request has a body, which the redirect would not carry; send it to the new URL instead")
-                }
-                var next = current
-                next.url = redirect.location
-                if let from = current.url, !HTTPRequestOptions.sameOrigin(from, redirect.location) {
-                    next.headerFields = HTTPFields(current.headerFields.filter { !options.dropsOnCrossOriginRedirect($0.name.rawName) })
-                }
-                current = next
+                (current, currentBody) = try options.redirect(
+                    of: current, body: currentBody, status: redirect.status, to: redirect.location)
             }
         }
     }
 
-    /// A task for the request in the delegate's session, and what removes its spooled body.
+    /// A task for the request in `session`, and what removes its spooled body.
     private func makeTask(
-        _ request: HTTPRequest, body: HTTPRequestBody?, timeout: Duration?
+        _ request: HTTPRequest, body: HTTPRequestBody?, timeout: Duration?, in session: URLSession
     ) async throws -> (URLSessionTask, @Sendable () -> Void) {
         var urlRequest = try makeURLRequest(request, timeout: timeout)
-        let session = streaming.session
         switch body {
         case nil:
             return (session.dataTask(with: urlRequest), {})
@@ -177,7 +194,7 @@ struct RedirectDeclined: Error {
 /// The session every request runs in and its delegate; invalidated when the client goes away.
 final class StreamingSession: @unchecked Sendable {
     let delegate = StreamingSessionDelegate()
-    private let configuration: URLSessionConfiguration
+    let configuration: URLSessionConfiguration
     private let lock = NSLock()
     private var created: URLSession?
 
@@ -215,30 +232,41 @@ final class StreamingSessionDelegate: NSObject, URLSessionDataDelegate, @uncheck
         var failure: (any Error)?
         var redirect: RedirectDeclined?
         let onFinish: @Sendable () -> Void
+        var window: ReceiveWindow?
     }
 
     private let lock = NSLock()
     private var states: [Int: TaskState] = [:]
 
-    /// Starts `task` and returns its response head and its body as a stream.
+    /// Starts `task` and returns its response head and its body as a stream; `window` counts
+    /// what the stream holds that its consumer has not taken (the session's reader waits on it).
     func start(
-        _ task: URLSessionTask, limit: Int?, onFinish: @escaping @Sendable () -> Void
+        _ task: URLSessionTask, limit: Int?, window: ReceiveWindow, onFinish: @escaping @Sendable () -> Void
     ) async throws -> (URLResponse, AsyncThrowingStream<Data, any Error>) {
-        let (chunks, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
+        let (delivered, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
         let handle = CancellableTaskHandle()
         handle.set(task)
         continuation.onTermination = { @Sendable termination in
+            window.release()
             if case .cancelled = termination { handle.cancel() }
         }
         let head = try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (head: CheckedContinuation<URLResponse, any Error>) in
                 lock.withLock {
-                    states[task.taskIdentifier] = TaskState(head: head, body: continuation, limit: limit, onFinish: onFinish)
+                    states[task.taskIdentifier] = TaskState(
+                        head: head, body: continuation, limit: limit, onFinish: onFinish, window: window)
                 }
                 task.resume()
             }
         } onCancel: {
             handle.cancel()
+        }
+        // What the consumer takes opens the window again.
+        let chunks = BackPressuredStream.make(of: Data.self, capacity: 1) { send in
+            for try await chunk in delivered {
+                window.taken(chunk.count)
+                guard await send(chunk) else { return }
+            }
         }
         return (head, chunks)
     }
@@ -291,7 +319,10 @@ final class StreamingSessionDelegate: NSObject, URLSessionDataDelegate, @uncheck
         _ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
         newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void
     ) {
-        if let location = request.url {
+        // The Location as the server wrote it, resolved against the response's URL: FoundationNetworking
+        // turns a location without a host (`file:///etc/passwd`) into a path on the same server.
+        let written = response.value(forHTTPHeaderField: "Location").flatMap { URL(string: $0, relativeTo: response.url)?.absoluteURL }
+        if let location = written ?? request.url {
             lock.withLock {
                 states[task.taskIdentifier]?.redirect = RedirectDeclined(status: response.statusCode, location: location)
             }
@@ -322,12 +353,13 @@ final class StreamingSessionDelegate: NSObject, URLSessionDataDelegate, @uncheck
     }
 
     func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
-        let (body, overLimit) = lock.withLock { () -> (AsyncThrowingStream<Data, any Error>.Continuation?, Int?) in
-            guard var state = states[dataTask.taskIdentifier], state.failure == nil else { return (nil, nil) }
+        let (body, overLimit, window) = lock.withLock {
+            () -> (AsyncThrowingStream<Data, any Error>.Continuation?, Int?, ReceiveWindow?) in
+            guard var state = states[dataTask.taskIdentifier], state.failure == nil else { return (nil, nil, nil) }
             state.received += data.count
             if let limit = state.limit, state.received > limit {
                 states[dataTask.taskIdentifier] = state
-                return (nil, limit)
+                return (nil, limit, nil)
             }
             if state.whole != nil {
                 // Moved out while appending, so the buffer is not copied.
@@ -335,20 +367,33 @@ final class StreamingSessionDelegate: NSObject, URLSessionDataDelegate, @uncheck
                 state.collected.append(data)
             }
             states[dataTask.taskIdentifier] = state
-            return (state.body, nil)
+            return (state.body, nil, state.window)
         }
         if let overLimit {
             fail(dataTask, with: HTTPClientLimitError.responseTooLarge(limit: overLimit))
             return
         }
+        window?.delivered(data.count)
         body?.yield(data)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let state = lock.withLock({ states.removeValue(forKey: task.taskIdentifier) }) else { return }
+        // Nothing more arrives: the session's queue never waits for the consumer again.
+        state.window?.release()
         state.onFinish()
-        let failure: (any Error)? = state.failure ?? state.redirect.map { $0 as any Error } ?? error
         let response = state.response ?? task.response
+        // FoundationNetworking redirects only 301, 302, 303 and 307 through the delegate: a 308
+        // (and any of them it passed by) ends the task with its head, and is declined here alike.
+        var redirect = state.redirect
+        if redirect == nil, error == nil, state.failure == nil, let http = response as? HTTPURLResponse,
+            [301, 302, 303, 307, 308].contains(http.statusCode),
+            let location = http.value(forHTTPHeaderField: "Location"),
+            let target = URL(string: location, relativeTo: http.url)?.absoluteURL
+        {
+            redirect = RedirectDeclined(status: http.statusCode, location: target)
+        }
+        let failure: (any Error)? = state.failure ?? redirect.map { $0 as any Error } ?? error
         if let head = state.head {
             if let failure {
                 head.resume(throwing: failure)

@@ -358,21 +358,14 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport, Subscript
     static func sizeLimited(
         _ chunks: AsyncThrowingStream<Data, any Error>, maxBytes: Int, error: BatonError
     ) -> AsyncThrowingStream<Data, any Error> {
-        AsyncThrowingStream { continuation in
-            let task = Task {
-                var total = 0
-                do {
-                    for try await chunk in chunks {
-                        total += chunk.count
-                        guard total <= maxBytes else { throw error }
-                        continuation.yield(chunk)
-                    }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
+        // Back-pressured: a chunk is read from `chunks` only when the one before was taken.
+        BackPressuredStream.make(capacity: 1) { send in
+            var total = 0
+            for try await chunk in chunks {
+                total += chunk.count
+                guard total <= maxBytes else { throw error }
+                guard await send(chunk) else { return }
             }
-            continuation.onTermination = { _ in task.cancel() }
         }
     }
 
@@ -406,27 +399,25 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport, Subscript
         _ chunks: AsyncThrowingStream<Data, any Error>, limit: Duration?, timeoutError: @escaping @Sendable () -> any Error,
         for request: GraphQLRequest
     ) -> AsyncThrowingStream<Data, any Error> {
-        return AsyncThrowingStream { continuation in
-            let task = Task {
-                var iterator = chunks.makeAsyncIterator()
-                do {
-                    while true {
-                        let box = UncheckedSendableBox(iterator)
-                        let (next, advanced) = try await withDeadline(limit, timeoutError: timeoutError) {
-                            var iterator = box.value
-                            let chunk = try await iterator.next()
-                            return (chunk, UncheckedSendableBox(iterator))
-                        }
-                        iterator = advanced.value
-                        guard let next else { break }
-                        continuation.yield(next)
+        // Back-pressured: a chunk is read only when the one before was taken, and only the wait
+        // for the server counts against `limit`, not the wait for the consumer.
+        return BackPressuredStream.make(capacity: 1) { send in
+            var iterator = chunks.makeAsyncIterator()
+            do {
+                while true {
+                    let box = UncheckedSendableBox(iterator)
+                    let (next, advanced) = try await withDeadline(limit, timeoutError: timeoutError) {
+                        var iterator = box.value
+                        let chunk = try await iterator.next()
+                        return (chunk, UncheckedSendableBox(iterator))
                     }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: classify(error, for: request))
+                    iterator = advanced.value
+                    guard let next else { return }
+                    guard await send(next) else { return }
                 }
+            } catch {
+                throw classify(error, for: request)
             }
-            continuation.onTermination = { _ in task.cancel() }
         }
     }
 
@@ -434,19 +425,11 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport, Subscript
     static func counted(
         _ chunks: AsyncThrowingStream<Data, any Error>, count: @escaping @Sendable (Int) -> Void
     ) -> AsyncThrowingStream<Data, any Error> {
-        AsyncThrowingStream { continuation in
-            let task = Task {
-                do {
-                    for try await chunk in chunks {
-                        count(chunk.count)
-                        continuation.yield(chunk)
-                    }
-                    continuation.finish()
-                } catch {
-                    continuation.finish(throwing: error)
-                }
+        BackPressuredStream.make(capacity: 1) { send in
+            for try await chunk in chunks {
+                count(chunk.count)
+                guard await send(chunk) else { return }
             }
-            continuation.onTermination = { _ in task.cancel() }
         }
     }
 

@@ -33,11 +33,12 @@ public struct ResponseLimits: Sendable, Hashable {
     /// counts too: raise it for large files. `nil`: no limit. Default: 60 seconds.
     public var operationTimeout: Duration?
     /// The most HTTP redirects followed for one request; one more is
-    /// ``BatonError/tooManyRedirects(operationName:limit:)``. Whatever the count, a redirect to
-    /// another origin never carries `Authorization`, `Cookie`, `Proxy-Authorization` or a header
-    /// named in `SensitiveData.headerNames`, and a request with a body (a `POST`) is not
-    /// redirected by ``URLSessionHTTPClient`` (``BatonError/redirectRefused(operationName:status:location:reason:)``).
-    /// AsyncHTTPClient follows its own client's redirect configuration. Default: 10.
+    /// ``BatonError/tooManyRedirects(operationName:limit:)``. Whatever the count, both HTTP
+    /// clients Baton ships follow ``HTTPRequestOptions/redirect(of:body:status:to:)``: a redirect
+    /// to another origin never carries `Authorization`, `Cookie`, `Proxy-Authorization` or a
+    /// header named in `SensitiveData.headerNames`, and a request with a body (a `POST`) follows
+    /// only a 307 or 308 to its own origin, with its method and body
+    /// (else ``BatonError/redirectRefused(operationName:status:location:reason:)``). Default: 10.
     public var maxRedirects: Int
 
     /// The defaults, or others given here.

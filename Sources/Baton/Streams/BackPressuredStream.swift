@@ -7,11 +7,13 @@
 ///
 /// When the consumer stops (its task is cancelled, or it drops the stream), the producer task is
 /// cancelled and any element it is handing over is dropped.
-enum BackPressuredStream {
+///
+/// `package`: the AsyncHTTPClient adapter hands its body over through it too.
+package enum BackPressuredStream {
     /// A stream whose elements `produce` hands over with `send`; `send` returns false once the
     /// consumer has gone (the producer should stop). Ends when `produce` returns, with its error
     /// when it throws.
-    static func make<Element: Sendable>(
+    package static func make<Element: Sendable>(
         of _: Element.Type = Element.self, capacity: Int,
         produce: @escaping @Sendable (_ send: @escaping @Sendable (Element) async -> Bool) async throws -> Void
     ) -> AsyncThrowingStream<Element, any Error> {

@@ -183,6 +183,78 @@ struct HostileWebSocketTests {
     }
 }
 
+extension HostileWebSocketTests {
+    /// Beyond the list (graphql-transport-ws: every ping is answered with a pong): a server that
+    /// floods pings and never reads the pongs cannot make them pile up in the client (at most
+    /// `maxQueuedFrames` wait); when the connection ends, it ends as a protocol violation.
+    @Test func aServerThatFloodsPingsAndNeverReadsEndsTheConnection() async throws {
+        let server = try Self.server { connection in
+            let payload = String(repeating: "p", count: 2_000)
+            let ping = Array(#"{"type":"ping","payload":{"p":"\#(payload)"}}"#.utf8).withFrameHeader()
+            var block: [UInt8] = []
+            for _ in 0..<256 { block += ping }
+            var sent = 0
+            // ~50 MB of pings, never reading a pong, then the connection closes.
+            while sent < 100, connection.write(block) { sent += 1 }
+            connection.record("sent \(sent) blocks")
+        }
+        defer { server.stop() }
+        let client = BatonClient(networkTransport: Self.transport(server))
+        let error = await Self.failure(of: client)
+        guard case .protocolViolation(let reason)? = error as? WebSocketTransportError else {
+            Issue.record("expected a protocol violation, got \(String(describing: error))")
+            return
+        }
+        #expect(reason.contains("faster than it reads"), "\(reason)")
+    }
+
+    /// Item 3: a consumer that stops taking events while the server floods ends, after
+    /// `slowConsumerTimeout`, with a typed error (and the server is told `complete`), instead of
+    /// the events piling up without bound.
+    @Test func aConsumerThatFallsBehindEndsWithATypedError() async throws {
+        let server = try Self.server { connection in
+            var frames: [UInt8] = []
+            for index in 1...2_000 {
+                frames += Array(#"{"type":"next","id":"1","payload":{"data":{"count":\#(index)}}}"#.utf8).withFrameHeader()
+            }
+            connection.write(frames)
+            if let message = connection.readJSONMessage(), let type = message["type"] as? String {
+                connection.record("client sent \(type)")
+            }
+            _ = connection.waitForClientClose(seconds: 30)
+        }
+        defer { server.stop() }
+        let transport = WebSocketNetworkTransport(
+            url: server.webSocketURL,
+            configuration: WebSocketTransportConfiguration(
+                acknowledgementTimeout: .seconds(5), reconnect: .exponentialBackoff(maxAttempts: 0),
+                maxBufferedEvents: 16, slowConsumerTimeout: .milliseconds(300)))
+        var received = 0
+        var failure: (any Error)?
+        do {
+            for try await _ in transport.subscribe(subscription: CountSubscription(to: 2_000)) {
+                received += 1
+                // The consumer stops for longer than the transport waits.
+                if received == 1 { try await Task.sleep(for: .seconds(2)) }
+            }
+        } catch {
+            failure = error
+        }
+        guard case .consumerFellBehind(let name, 16, _)? = failure as? WebSocketTransportError else {
+            Issue.record("expected consumerFellBehind, got \(String(describing: failure)) after \(received) events")
+            return
+        }
+        #expect(name == "Count")
+        // What waited when the transport gave up, no more: the rest was never read.
+        #expect(received <= 16 + 4, "\(received) events")
+        let deadline = ContinuousClock.now + .seconds(30)
+        while !server.events.contains("client sent complete"), ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        #expect(server.events.contains("client sent complete"), "\(server.events)")
+    }
+}
+
 extension Array where Element == UInt8 {
     /// These bytes as one unmasked server text frame.
     fileprivate func withFrameHeader() -> [UInt8] {
