@@ -10,8 +10,9 @@ import Testing
 @Suite("SwiftUI wrappers against a SwiftUI stand-in", .ownThread)
 struct SwiftUIStandInTests {
     /// A folder holding the stand-in `SwiftUI` module and a `Baton` module compiled with the
-    /// wrappers; built once for the suite's tests.
-    static let modules = Task<URL, any Error> {
+    /// wrappers; built once for the suite's tests. Detached, so that it does not inherit the first
+    /// test's `ownThreads` slot marker (see `DocumentationCodeBlockTests.myAPI`).
+    static let modules = Task<URL, any Error>.detached {
         let folder = try BuiltModules.temporaryFolder("swiftui")
         let standIn = BuiltModules.packageRoot.appendingPathComponent("Tests/BatonTests/SwiftUIStandIn/SwiftUI.swift")
         let swiftUI = try await BuiltModules.swiftc([
