@@ -41,7 +41,7 @@ public final class BatonClient: Sendable {
     /// made with `sensitiveData`). `timeout`, `useGETForQueries`, `autoPersistQueries`,
     /// `useGETForPersistedQueryRetry`, `persistedQueriesOnly`, `wireInterceptors`, `retryPolicy`,
     /// `sensitiveData`, `limits`, `logger`, `subscriptionProtocol` and `telemetry` are those of
-    /// ``RequestChainNetworkTransport`` (and `telemetry` the client's too):
+    /// ``RequestChainNetworkTransport`` (and `logger` and `telemetry` the client's too):
     /// `wireInterceptors` run last, after the persisted-query step, and see each request as it
     /// goes on the wire.
     ///
@@ -80,7 +80,7 @@ public final class BatonClient: Sendable {
                 useGETForPersistedQueryRetry: useGETForPersistedQueryRetry, persistedQueriesOnly: persistedQueriesOnly,
                 subscriptionProtocol: subscriptionProtocol, wireInterceptors: wireInterceptors, retryPolicy: retryPolicy,
                 sensitiveData: sensitiveData, limits: limits, logger: logger, telemetry: telemetry),
-            store: store, telemetry: telemetry, sensitiveData: sensitiveData)
+            store: store, logger: logger, telemetry: telemetry, sensitiveData: sensitiveData)
     }
 
     /// A client over any transport and store. `logger` hears what no caller is waiting for

@@ -1,6 +1,8 @@
 import Foundation
 #if canImport(FoundationNetworking)
-    import FoundationNetworking
+    // On Linux `URLRequest` lives here: `import Baton` is enough for the preflight delegate's
+    // methods, as `import Apollo` is on Apple platforms.
+    @_exported import FoundationNetworking
 #endif
 
 /// Apollo iOS's HTTP transport, by the name its tutorial uses: Baton's ``RequestChainNetworkTransport``.
