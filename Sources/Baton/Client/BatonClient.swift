@@ -98,14 +98,14 @@ public final class BatonClient: Sendable {
         self.sensitiveData = sensitiveData ?? store.sensitiveData
     }
 
-    /// Fetches a query as `cachePolicy` says. With `.returnCacheDataAndFetch`, this returns the
-    /// cached data when there is some and fetches in the background (watchers see the response;
-    /// a failure is logged to ``logger``); use ``fetchResults(query:cachePolicy:)`` to get both
-    /// results, or the error.
+    /// Fetches a query as `cachePolicy` says: one result. `.returnCacheDataAndFetch` gives two
+    /// (the cached result, then the server's or its error), so it is not offered here: use
+    /// ``fetchResults(query:cachePolicy:)``, `watch(query:cachePolicy:)` or the callback form,
+    /// which deliver both.
     public func fetch<Query: GraphQLQuery>(
-        query: Query, cachePolicy: CachePolicy = .default
+        query: Query, cachePolicy: SingleResultCachePolicy = .default
     ) async throws -> GraphQLResult<Query.Data> {
-        try await observing(query) { try await self.fetchUnobserved(query: query, cachePolicy: cachePolicy) }
+        try await observing(query) { try await self.fetchUnobserved(query: query, cachePolicy: cachePolicy.cachePolicy) }
     }
 
     private func fetchUnobserved<Query: GraphQLQuery>(
@@ -114,16 +114,8 @@ public final class BatonClient: Sendable {
         let cached = cacheAnswer(for: query)
         let plan = CachePolicyPlan(cachePolicy, hasData: cached.result != nil, isFresh: cached.isFresh)
         if plan.answersFromCache, let result = cached.result {
-            if plan.fetches {
-                let logger = self.logger
-                Task {
-                    do {
-                        _ = try await self.fetchFromServer(query, writeToStore: plan.writesToStore)
-                    } catch {
-                        logger.error("\(Query.operationName): the background fetch after the cached answer failed: \(error)")
-                    }
-                }
-            }
+            // A single-result policy never fetches after answering from the cache.
+            assert(!plan.fetches, "\(cachePolicy) gives two results")
             return result
         }
         guard plan.fetches else { throw BatonError.cacheMiss(operationName: Query.operationName) }
