@@ -28,8 +28,9 @@ public final class BatonClient: Sendable {
     public let store: Store
     /// Where the client reports what no caller is waiting for.
     public let logger: Logger
-    /// Where each operation's span and metrics go (the bootstrapped tracer and metrics by default).
-    public let telemetry: BatonTelemetry
+    /// Where each operation's span and metrics go (`nil`: nowhere; `BatonTelemetry` from the
+    /// `BatonInstrumentation` product reports to swift-distributed-tracing and swift-metrics).
+    public let telemetry: (any OperationTelemetry)?
     /// The variables whose values the client's telemetry never records (the store's own when the
     /// client was not given any).
     public let sensitiveData: SensitiveData
@@ -66,7 +67,7 @@ public final class BatonClient: Sendable {
         limits: ResponseLimits = .default,
         logger: Logger = Logger(label: "Baton.HTTP"),
         subscriptionProtocol: HTTPSubscriptionProtocol? = nil,
-        telemetry: BatonTelemetry = .default,
+        telemetry: (any OperationTelemetry)? = nil,
         preflight: PreflightInterceptor.Decide? = nil
     ) {
         var chain = interceptors
@@ -89,7 +90,7 @@ public final class BatonClient: Sendable {
     /// `sensitiveData` (`nil`: the store's).
     public init(
         networkTransport: any NetworkTransport, store: Store = Store(), logger: Logger = Logger(label: "Baton.client"),
-        telemetry: BatonTelemetry = .default, sensitiveData: SensitiveData? = nil
+        telemetry: (any OperationTelemetry)? = nil, sensitiveData: SensitiveData? = nil
     ) {
         self.networkTransport = networkTransport
         self.store = store
@@ -131,13 +132,13 @@ public final class BatonClient: Sendable {
     ) -> AsyncThrowingStream<GraphQLResult<Query.Data>, any Error> {
         AsyncThrowingStream { continuation in
             let task = Task {
-                let observation = OperationObservation.start(query, telemetry: self.telemetry, sensitiveData: self.sensitiveData)
+                let observation = self.telemetry?.start(query, sensitiveData: self.sensitiveData)
                 let deliver: (GraphQLResult<Query.Data>) -> Void = { result in
                     observation?.received(fromCache: result.source == .cache, graphQLErrors: result.errors)
                     continuation.yield(result)
                 }
                 do {
-                    try await OperationObservation.withContext(of: observation) {
+                    try await withContext(of: observation) {
                         let cached = self.cacheAnswer(for: query)
                         let plan = CachePolicyPlan(cachePolicy, hasData: cached.result != nil, isFresh: cached.isFresh)
                         if plan.answersFromCache, let result = cached.result { deliver(result) }
@@ -167,7 +168,7 @@ public final class BatonClient: Sendable {
     /// Sends `operation` over the network transport as one observed operation (a watch's fetch,
     /// a mutator's commit): its span is current while it is sent, its response counted.
     func sendObserved<Operation: GraphQLOperation>(_ operation: Operation) async throws -> GraphQLResponse {
-        guard let observation = OperationObservation.start(operation, telemetry: telemetry, sensitiveData: sensitiveData) else {
+        guard let observation = telemetry?.start(operation, sensitiveData: sensitiveData) else {
             return try await networkTransport.send(operation: operation)
         }
         do {
@@ -186,7 +187,7 @@ public final class BatonClient: Sendable {
     func observing<Operation: GraphQLOperation, Data>(
         _ operation: Operation, _ body: () async throws -> GraphQLResult<Data>
     ) async throws -> GraphQLResult<Data> {
-        guard let observation = OperationObservation.start(operation, telemetry: telemetry, sensitiveData: sensitiveData) else {
+        guard let observation = telemetry?.start(operation, sensitiveData: sensitiveData) else {
             return try await body()
         }
         do {
