@@ -6,11 +6,12 @@ import Testing
 ///
 /// The rule: a ```` ```swift ```` block that imports something is a whole program and is
 /// type-checked (as a `main.swift`) against the built modules and `MyAPI`, the module the README
-/// has the reader generate (its `graphql` block, against the example server's schema); a Swift
+/// has the reader generate (its `graphql` block and the client app tutorial's, against the
+/// example server's schema); a Swift
 /// block that starts with `// swift-tools-version` is a package manifest, and is skipped, as are
 /// blocks in other languages (`sh`, `text`, `graphql`, `json`), Swift blocks without an import,
 /// which continue the text around them, and blocks marked ```` ```swift fragment ```` (a SwiftUI
-/// app's `@main`, a backend Baton does not depend on).
+/// app's `@main`, a backend Baton does not depend on, an app's own generated mocks module).
 @Suite("README and DocC code blocks compile", .ownThread)
 struct DocumentationCodeBlockTests {
     struct Block: CustomStringConvertible {
@@ -73,9 +74,12 @@ struct DocumentationCodeBlockTests {
     static let myAPI = Task<URL, any Error>.detached {
         let build = try #require(BuiltModules.buildFolder, "needs the built modules (swift build --build-tests)")
         let folder = try BuiltModules.temporaryFolder("myapi")
-        let document = try #require(try blocks(in: "README.md").first { $0.language == "graphql" }, "the README's graphql block")
+        // The README's first query and the client app tutorial's documents (both against the
+        // example server's schema).
+        let readme = try #require(try blocks(in: "README.md").first { $0.language == "graphql" }, "the README's graphql block")
+        let tutorial = try blocks(in: "Sources/Baton/Baton.docc/ClientAppTutorial.md").filter { $0.language == "graphql" }
         let documentURL = folder.appendingPathComponent("Hero.graphql")
-        try document.code.write(to: documentURL, atomically: true, encoding: .utf8)
+        try ([readme] + tutorial).map(\.code).joined(separator: "\n").write(to: documentURL, atomically: true, encoding: .utf8)
         let generated = folder.appendingPathComponent("Generated")
         let schema = BuiltModules.packageRoot.appendingPathComponent("Sources/BatonExampleServer/Resources/schema.graphqls")
         let generate = try await runProcess(
