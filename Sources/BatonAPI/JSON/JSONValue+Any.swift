@@ -26,22 +26,24 @@ extension JSONValue {
         self = try Self.converting(value, path: "")
     }
 
-    private static func converting(_ value: Any, path: String) throws(JSONConversionError) -> JSONValue {
-        switch value {
+    private static func converting(_ input: Any, path: String) throws(JSONConversionError) -> JSONValue {
+        // The dynamic type of `input`: a Swift number, or an `NSNumber` (which casts to any of them).
+        let dynamicType = Swift.type(of: input)
+        switch input {
         case let value as JSONValue: return value
         case let value as JSONObject: return .object(value)
         case let value as String: return .string(value)
-        // Before Swift's own number types: an `NSNumber` (what `JSONSerialization` gives) may
-        // cast to `Bool` or `Int` whatever it holds.
-        case let value as NSNumber where !(value is Bool || value is Int || value is Double):
+        // An `NSNumber` (what `JSONSerialization` gives) by what it holds: cast to `Bool` or
+        // `Int`, it would convert whatever it holds.
+        case let value as NSNumber where dynamicType is NSNumber.Type:
             guard let number = number(value) else { throw JSONConversionError(path: path, type: "NSNumber \(value)") }
             return number
-        case let value as Bool: return .bool(value)
-        case let value as Int: return .int(value)
-        case let value as Double:
+        case let value as Bool where dynamicType == Bool.self: return .bool(value)
+        case let value as Int where dynamicType == Int.self: return .int(value)
+        case let value as Double where dynamicType == Double.self:
             guard value.isFinite else { throw JSONConversionError(path: path, type: "Double \(value)") }
             return .double(value)
-        case let value as Float:
+        case let value as Float where dynamicType == Float.self:
             guard value.isFinite else { throw JSONConversionError(path: path, type: "Float \(value)") }
             return .double(Double(value))
         case let value as any BinaryInteger:
@@ -64,12 +66,12 @@ extension JSONValue {
             return .list(list)
         default:
             // An `Optional` inside `Any`: `nil` is null, a value converts.
-            let mirror = Mirror(reflecting: value)
+            let mirror = Mirror(reflecting: input)
             if mirror.displayStyle == .optional {
                 guard let wrapped = mirror.children.first?.value else { return .null }
                 return try converting(wrapped, path: path)
             }
-            throw JSONConversionError(path: path, type: String(describing: Swift.type(of: value)))
+            throw JSONConversionError(path: path, type: String(describing: dynamicType))
         }
     }
 
