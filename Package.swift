@@ -16,6 +16,9 @@ let package = Package(
         .library(name: "BatonSQLite", targets: ["BatonSQLite"]),
         .library(name: "Baton", targets: ["Baton"]),
         .library(name: "BatonAsyncHTTPClient", targets: ["BatonAsyncHTTPClient"]),
+        // Spans and metrics for every operation (swift-distributed-tracing, swift-metrics): a
+        // product of its own, so the core products resolve neither.
+        .library(name: "BatonInstrumentation", targets: ["BatonInstrumentation"]),
         .library(name: "BatonWebSocket", targets: ["BatonWebSocket"]),
         .library(name: "BatonTesting", targets: ["BatonTesting"]),
         // The example schema's generated operations, for the fuzz targets in Fuzz/ (BatonAPI and
@@ -44,8 +47,9 @@ let package = Package(
         // `swift package generate-documentation` (scripts/docs). No target uses it, so a package
         // that depends on Baton never resolves it.
         .package(url: "https://github.com/swiftlang/swift-docc-plugin", from: "1.5.0"),
-        // Spans and metrics for every operation; both are already in the graph through
-        // async-http-client and Hummingbird, and each is an API package with a no-op default.
+        // Spans and metrics for every operation (BatonInstrumentation only); both are API
+        // packages with a no-op default, and swift-distributed-tracing is in the graph through
+        // async-http-client as well.
         .package(url: "https://github.com/apple/swift-distributed-tracing", from: "1.3.0"),
         .package(url: "https://github.com/apple/swift-metrics", from: "2.4.0"),
     ],
@@ -66,6 +70,13 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "HTTPTypesFoundation", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        // `BatonTelemetry`: Baton's `OperationTelemetry` over swift-distributed-tracing and swift-metrics.
+        .target(
+            name: "BatonInstrumentation",
+            dependencies: [
+                "Baton",
                 .product(name: "Tracing", package: "swift-distributed-tracing"),
                 .product(name: "CoreMetrics", package: "swift-metrics"),
             ]
@@ -198,6 +209,7 @@ let package = Package(
             name: "BatonTests",
             dependencies: [
                 "Baton", "BatonAPI", "BatonSQLite", "BatonWebSocket", "BatonExampleAPI", "BatonExampleServer", "BatonAsyncHTTPClient",
+                "BatonInstrumentation",
                 "BatonTesting", "BatonExampleMocks", "BatonTestSupport", "baton-hostile-client", "baton-hostile-streams",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "WSClient", package: "swift-websocket"),

@@ -67,6 +67,9 @@ public enum BatonError: Error, Sendable, CustomStringConvertible, LocalizedError
     /// A mutator had no client to send with: `@Mutation` outside a view given one with
     /// `.batonClient(_:)`.
     case noClient(operationName: String)
+    /// A mutator's optimistic response had a value with no JSON form at `path` (a `Date`, a
+    /// class instance in a `[String: Any]`): nothing was applied or sent.
+    case invalidOptimisticResponse(operationName: String, path: String, reason: String)
 
     /// The same sentence as ``description``, naming the operation and what happened: what
     /// `error.localizedDescription` shows (an alert's message, as Apollo's tutorial does).
@@ -126,6 +129,8 @@ public enum BatonError: Error, Sendable, CustomStringConvertible, LocalizedError
             return "\(name): the server ended the subscription: " + errors.map(\.message).joined(separator: "; ")
         case .noClient(let name):
             return "\(name): no client to send it with; give the view one with .batonClient(_:)"
+        case .invalidOptimisticResponse(let name, let path, let reason):
+            return "\(name): the optimistic response cannot be applied: \(path): \(reason)"
         }
     }
 }

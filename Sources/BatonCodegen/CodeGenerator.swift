@@ -12,7 +12,7 @@ public struct GenerationOptions: Sendable, Hashable {
     /// How the generated code is split into files.
     public var fileLayout: CodegenConfiguration.FileLayout
     /// Which selection sets get memberwise initializers.
-    public var selectionSetInitializers: SelectionSetInitializers = .none
+    public var selectionSetInitializers: SelectionSetInitializers = .default
     /// Whether to generate test mocks (`GeneratedOutput.testMockFiles`), and the module they import.
     public var testMocks: TestMockOptions?
 
@@ -201,7 +201,9 @@ public enum CodeGenerator {
         var selectionSets = SelectionSetRenderer(merger: merger, names: names)
         if let namespace = options.namespace { selectionSets.schemaMetadataReference = names.reference(namespace) + ".schemaMetadata" }
         for ((operation, typeName, _), scope) in zip(operationTypeNames, operationScopes)
-        where options.selectionSetInitializers.includesOperation(named: operation.name?.value ?? "", typeName: typeName) {
+        where options.selectionSetInitializers.includesOperation(
+            named: operation.name?.value ?? "", typeName: typeName, isMutation: operation.operation == .mutation)
+        {
             selectionSets.initializerScopes.insert(ObjectIdentifier(scope))
         }
         for name in fragmentNames where options.selectionSetInitializers.includesFragment(named: name) {

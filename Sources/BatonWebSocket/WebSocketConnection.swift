@@ -199,7 +199,7 @@ actor WebSocketConnection {
         headerFields[.secWebSocketProtocol] = configuration.protocol.subprotocol
         // The connection loop runs in a task started by the operation that opened it, so the
         // current context is that operation's.
-        configuration.telemetry.inject(into: &headerFields)
+        configuration.telemetry?.inject(into: &headerFields)
         let request: WebSocketUpgradeRequest
         do {
             request = try WebSocketUpgradeRequest(url: url, origin: configuration.origin, headerFields: headerFields)

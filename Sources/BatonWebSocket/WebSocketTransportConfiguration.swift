@@ -57,7 +57,7 @@ public struct WebSocketTransportConfiguration: Sendable {
     public var slowConsumerTimeout: Duration
     /// Whose instrument injects the trace context of the operation that opens the connection
     /// into the upgrade request (W3C `traceparent` with an OpenTelemetry tracer).
-    public var telemetry: BatonTelemetry
+    public var telemetry: (any OperationTelemetry)?
 
     /// A configuration; every setting has a default (graphql-transport-ws, the server's own origin,
     /// exponential backoff, closing when idle).
@@ -75,7 +75,7 @@ public struct WebSocketTransportConfiguration: Sendable {
         maxMessageSize: Int = 16 << 20,
         autoPersistQueries: Bool = false,
         closeTimeout: Duration = .seconds(5),
-        telemetry: BatonTelemetry = .default,
+        telemetry: (any OperationTelemetry)? = nil,
         maxBufferedEvents: Int = 1_000,
         slowConsumerTimeout: Duration = .seconds(5)
     ) {

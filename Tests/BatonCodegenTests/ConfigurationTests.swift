@@ -170,4 +170,27 @@ struct ConfigurationTests {
         #expect(refused.status == 1)
         #expect(refused.stderr.hasPrefix("error: cannot reach http://127.0.0.1:1/graphql"))
     }
+
+    /// A typed optimistic response needs the mutation's initializers: they come without opting
+    /// in; queries get none unless asked; `false` turns them all off.
+    @Test func mutationsHaveInitializersByDefault() throws {
+        let generation = try Generation()
+        defer { generation.remove() }
+        try generation.write("Ops.graphql", """
+            mutation Upvote($postId: Int!) { upvotePost(postId: $postId) { id votes } }
+            query Hero { hero { name } }
+            """)
+        func source(_ name: String, _ options: GenerationOptions) throws -> String {
+            try #require(try generation.generate(options: options).files.first { $0.relativePath.contains(name) }).contents
+        }
+        #expect(try source("UpvoteMutation", GenerationOptions()).contains("public init(upvotePost:"))
+        #expect(try !source("HeroQuery", GenerationOptions()).contains("public init(hero:"))
+        var off = GenerationOptions()
+        off.selectionSetInitializers = .none
+        #expect(try !source("UpvoteMutation", off).contains("public init(upvotePost:"))
+        let configuration = try CodegenConfiguration.parse(#"{"schema": "s.graphqls", "selectionSetInitializers": false}"#, path: "baton.json")
+        #expect(configuration.selectionSetInitializers == .none)
+        #expect(try CodegenConfiguration.parse(#"{"schema": "s.graphqls"}"#, path: "baton.json").selectionSetInitializers == .default)
+    }
+
 }

@@ -32,10 +32,9 @@ extension BatonClient {
                 throw BatonError.subscriptionsUnsupported(
                     operationName: Subscription.operationName, transport: String(describing: type(of: networkTransport)))
             }
-            let observation = OperationObservation.start(
-                subscription, telemetry: self.telemetry, sensitiveData: self.sensitiveData)
+            let observation = self.telemetry?.start(subscription, sensitiveData: self.sensitiveData)
             do {
-                try await OperationObservation.withContext(of: observation) {
+                try await withContext(of: observation) {
                     for try await response in transport.subscribe(subscription: subscription) {
                         let result = try self.receive(response, for: subscription)
                         observation?.received(fromCache: false, graphQLErrors: result.errors)

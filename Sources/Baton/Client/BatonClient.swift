@@ -28,8 +28,9 @@ public final class BatonClient: Sendable {
     public let store: Store
     /// Where the client reports what no caller is waiting for.
     public let logger: Logger
-    /// Where each operation's span and metrics go (the bootstrapped tracer and metrics by default).
-    public let telemetry: BatonTelemetry
+    /// Where each operation's span and metrics go (`nil`: nowhere; `BatonTelemetry` from the
+    /// `BatonInstrumentation` product reports to swift-distributed-tracing and swift-metrics).
+    public let telemetry: (any OperationTelemetry)?
     /// The variables whose values the client's telemetry never records (the store's own when the
     /// client was not given any).
     public let sensitiveData: SensitiveData
@@ -41,7 +42,7 @@ public final class BatonClient: Sendable {
     /// made with `sensitiveData`). `timeout`, `useGETForQueries`, `autoPersistQueries`,
     /// `useGETForPersistedQueryRetry`, `persistedQueriesOnly`, `wireInterceptors`, `retryPolicy`,
     /// `sensitiveData`, `limits`, `logger`, `subscriptionProtocol` and `telemetry` are those of
-    /// ``RequestChainNetworkTransport`` (and `telemetry` the client's too):
+    /// ``RequestChainNetworkTransport`` (and `logger` and `telemetry` the client's too):
     /// `wireInterceptors` run last, after the persisted-query step, and see each request as it
     /// goes on the wire.
     ///
@@ -66,7 +67,7 @@ public final class BatonClient: Sendable {
         limits: ResponseLimits = .default,
         logger: Logger = Logger(label: "Baton.HTTP"),
         subscriptionProtocol: HTTPSubscriptionProtocol? = nil,
-        telemetry: BatonTelemetry = .default,
+        telemetry: (any OperationTelemetry)? = nil,
         preflight: PreflightInterceptor.Decide? = nil
     ) {
         var chain = interceptors
@@ -80,7 +81,7 @@ public final class BatonClient: Sendable {
                 useGETForPersistedQueryRetry: useGETForPersistedQueryRetry, persistedQueriesOnly: persistedQueriesOnly,
                 subscriptionProtocol: subscriptionProtocol, wireInterceptors: wireInterceptors, retryPolicy: retryPolicy,
                 sensitiveData: sensitiveData, limits: limits, logger: logger, telemetry: telemetry),
-            store: store, telemetry: telemetry, sensitiveData: sensitiveData)
+            store: store, logger: logger, telemetry: telemetry, sensitiveData: sensitiveData)
     }
 
     /// A client over any transport and store. `logger` hears what no caller is waiting for
@@ -89,7 +90,7 @@ public final class BatonClient: Sendable {
     /// `sensitiveData` (`nil`: the store's).
     public init(
         networkTransport: any NetworkTransport, store: Store = Store(), logger: Logger = Logger(label: "Baton.client"),
-        telemetry: BatonTelemetry = .default, sensitiveData: SensitiveData? = nil
+        telemetry: (any OperationTelemetry)? = nil, sensitiveData: SensitiveData? = nil
     ) {
         self.networkTransport = networkTransport
         self.store = store
@@ -98,14 +99,14 @@ public final class BatonClient: Sendable {
         self.sensitiveData = sensitiveData ?? store.sensitiveData
     }
 
-    /// Fetches a query as `cachePolicy` says. With `.returnCacheDataAndFetch`, this returns the
-    /// cached data when there is some and fetches in the background (watchers see the response;
-    /// a failure is logged to ``logger``); use ``fetchResults(query:cachePolicy:)`` to get both
-    /// results, or the error.
+    /// Fetches a query as `cachePolicy` says: one result. `.returnCacheDataAndFetch` gives two
+    /// (the cached result, then the server's or its error), so it is not offered here: use
+    /// ``fetchResults(query:cachePolicy:)``, `watch(query:cachePolicy:)` or the callback form,
+    /// which deliver both.
     public func fetch<Query: GraphQLQuery>(
-        query: Query, cachePolicy: CachePolicy = .default
+        query: Query, cachePolicy: SingleResultCachePolicy = .default
     ) async throws -> GraphQLResult<Query.Data> {
-        try await observing(query) { try await self.fetchUnobserved(query: query, cachePolicy: cachePolicy) }
+        try await observing(query) { try await self.fetchUnobserved(query: query, cachePolicy: cachePolicy.cachePolicy) }
     }
 
     private func fetchUnobserved<Query: GraphQLQuery>(
@@ -114,16 +115,8 @@ public final class BatonClient: Sendable {
         let cached = cacheAnswer(for: query)
         let plan = CachePolicyPlan(cachePolicy, hasData: cached.result != nil, isFresh: cached.isFresh)
         if plan.answersFromCache, let result = cached.result {
-            if plan.fetches {
-                let logger = self.logger
-                Task {
-                    do {
-                        _ = try await self.fetchFromServer(query, writeToStore: plan.writesToStore)
-                    } catch {
-                        logger.error("\(Query.operationName): the background fetch after the cached answer failed: \(error)")
-                    }
-                }
-            }
+            // A single-result policy never fetches after answering from the cache.
+            assert(!plan.fetches, "\(cachePolicy) gives two results")
             return result
         }
         guard plan.fetches else { throw BatonError.cacheMiss(operationName: Query.operationName) }
@@ -139,13 +132,13 @@ public final class BatonClient: Sendable {
     ) -> AsyncThrowingStream<GraphQLResult<Query.Data>, any Error> {
         AsyncThrowingStream { continuation in
             let task = Task {
-                let observation = OperationObservation.start(query, telemetry: self.telemetry, sensitiveData: self.sensitiveData)
+                let observation = self.telemetry?.start(query, sensitiveData: self.sensitiveData)
                 let deliver: (GraphQLResult<Query.Data>) -> Void = { result in
                     observation?.received(fromCache: result.source == .cache, graphQLErrors: result.errors)
                     continuation.yield(result)
                 }
                 do {
-                    try await OperationObservation.withContext(of: observation) {
+                    try await withContext(of: observation) {
                         let cached = self.cacheAnswer(for: query)
                         let plan = CachePolicyPlan(cachePolicy, hasData: cached.result != nil, isFresh: cached.isFresh)
                         if plan.answersFromCache, let result = cached.result { deliver(result) }
@@ -175,7 +168,7 @@ public final class BatonClient: Sendable {
     /// Sends `operation` over the network transport as one observed operation (a watch's fetch,
     /// a mutator's commit): its span is current while it is sent, its response counted.
     func sendObserved<Operation: GraphQLOperation>(_ operation: Operation) async throws -> GraphQLResponse {
-        guard let observation = OperationObservation.start(operation, telemetry: telemetry, sensitiveData: sensitiveData) else {
+        guard let observation = telemetry?.start(operation, sensitiveData: sensitiveData) else {
             return try await networkTransport.send(operation: operation)
         }
         do {
@@ -194,7 +187,7 @@ public final class BatonClient: Sendable {
     func observing<Operation: GraphQLOperation, Data>(
         _ operation: Operation, _ body: () async throws -> GraphQLResult<Data>
     ) async throws -> GraphQLResult<Data> {
-        guard let observation = OperationObservation.start(operation, telemetry: telemetry, sensitiveData: sensitiveData) else {
+        guard let observation = telemetry?.start(operation, sensitiveData: sensitiveData) else {
             return try await body()
         }
         do {

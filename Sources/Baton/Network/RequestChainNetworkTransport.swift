@@ -55,7 +55,7 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport, Subscript
     public let subscriptionProtocol: HTTPSubscriptionProtocol?
     /// Whose instrument injects the current span's context into each request, and where the
     /// bytes received are counted.
-    public let telemetry: BatonTelemetry
+    public let telemetry: (any OperationTelemetry)?
 
     /// - Parameters:
     ///   - url: the GraphQL endpoint.
@@ -82,7 +82,8 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport, Subscript
     ///   - logger: where requests, responses, failures and retries are logged.
     ///   - telemetry: the tracer whose instrument injects the operation's span context into each
     ///     request (W3C `traceparent` with an OpenTelemetry tracer), and the metrics that count
-    ///     the bytes received (``BatonTelemetry``); give the client the same.
+    ///     the bytes received (`BatonTelemetry` in `BatonInstrumentation`; `nil`: none); give the
+    ///     client the same.
     public init(
         url: URL, headerFields: HTTPFields = [:], interceptors: [any GraphQLInterceptor] = [],
         httpClient: any HTTPClient = URLSessionHTTPClient(), timeout: Duration? = nil,
@@ -92,7 +93,7 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport, Subscript
         subscriptionProtocol: HTTPSubscriptionProtocol? = nil,
         wireInterceptors: [any GraphQLInterceptor] = [],
         retryPolicy: RetryPolicy? = nil, sensitiveData: SensitiveData = .default, limits: ResponseLimits = .default,
-        logger: Logger = Logger(label: "Baton.HTTP"), telemetry: BatonTelemetry = .default
+        logger: Logger = Logger(label: "Baton.HTTP"), telemetry: (any OperationTelemetry)? = nil
     ) {
         self.limits = limits
         self.url = url
@@ -268,7 +269,7 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport, Subscript
             }
             fields[.accept] = ranges.joined(separator: ", ")
         }
-        if !httpClient.propagatesTraceContext { telemetry.inject(into: &fields) }
+        if !httpClient.propagatesTraceContext { telemetry?.inject(into: &fields) }
         let httpRequest: HTTPRequest
         let body: HTTPRequestBody?
         do {
@@ -293,15 +294,14 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport, Subscript
         do {
             var result = try await exchange(httpRequest, body: body, for: request)
             log.didReceive(request, result.response, bytes: result.streamedBody == nil ? result.body.count : nil, since: start)
-            let telemetry = self.telemetry
             let name = request.operationName
             let type = request.operationType
-            if let streamed = result.streamedBody {
-                if telemetry.activeMetricsFactory != nil {
+            if let telemetry = self.telemetry, telemetry.countsBytesReceived {
+                if let streamed = result.streamedBody {
                     result.streamedBody = Self.counted(streamed) { telemetry.recordBytesReceived($0, operationName: name, operationType: type) }
+                } else {
+                    telemetry.recordBytesReceived(result.body.count, operationName: name, operationType: type)
                 }
-            } else {
-                telemetry.recordBytesReceived(result.body.count, operationName: name, operationType: type)
             }
             return result
         } catch {

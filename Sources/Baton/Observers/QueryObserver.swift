@@ -103,7 +103,7 @@ public final class QueryObserver<Query: GraphQLQuery> {
     /// Fetches the query again (from the server by default) and shows the result; the watch
     /// goes on (or starts again after a failure). Throws the fetch's error, leaving `state` as it
     /// was unless it had nothing to show.
-    public func refetch(cachePolicy: CachePolicy = .fetchIgnoringCacheData) async throws {
+    public func refetch(cachePolicy: SingleResultCachePolicy = .fetchIgnoringCacheData) async throws {
         guard let client, let query else { return }
         isRefetching = true
         defer { isRefetching = false }

@@ -32,7 +32,7 @@
     @propertyWrapper
     public struct Mutation<Operation: GraphQLMutation>: DynamicProperty {
         @Environment(\.batonClient) private var client
-        @State private var mutator: Mutator<Operation>
+        @State private var mutator: Mutator
 
         /// A mutator for the environment's client.
         @MainActor
@@ -42,7 +42,7 @@
 
         /// The view's mutator: `commit(…)`, `isInFlight`.
         @MainActor
-        public var wrappedValue: Mutator<Operation> { mutator }
+        public var wrappedValue: Mutator { mutator }
 
         /// Called by SwiftUI before each `body`: hands the environment's client to the mutator.
         public func update() {

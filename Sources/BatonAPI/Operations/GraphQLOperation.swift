@@ -44,6 +44,12 @@ extension GraphQLMutation {
     public static var operationType: GraphQLOperationType { .mutation }
 }
 
+/// A generated mutation that declares no variables: it can be made with `init()`, so a
+/// mutator commits it with `commit()`.
+public protocol GraphQLMutationWithoutVariables: GraphQLMutation {
+    init()
+}
+
 /// A generated subscription.
 public protocol GraphQLSubscription: GraphQLOperation {}
 

@@ -31,7 +31,7 @@ public struct CodegenConfiguration: Sendable, Hashable {
     /// How the generated code is split into files.
     public var fileLayout: FileLayout
     /// Which selection sets get memberwise initializers.
-    public var selectionSetInitializers: SelectionSetInitializers = .none
+    public var selectionSetInitializers: SelectionSetInitializers = .default
     /// Whether and where to write test mocks (`Mock<Type>`, for `BatonTesting`).
     public var testMocks: TestMocksConfiguration?
 

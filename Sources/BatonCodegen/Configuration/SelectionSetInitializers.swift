@@ -4,6 +4,9 @@
 public struct SelectionSetInitializers: Sendable, Hashable {
     /// Every operation's `Data`.
     public var operations: Bool
+    /// Every mutation's `Data`, on by default: a typed optimistic response
+    /// (`Mutation.Data(changeTodoStatus: .init(…))`) needs no configuration.
+    public var mutations: Bool
     /// Every named fragment.
     public var namedFragments: Bool
     /// Operations and fragments by name, besides those: an operation by its name in the document
@@ -11,20 +14,23 @@ public struct SelectionSetInitializers: Sendable, Hashable {
     public var definitionsNamed: Set<String>
 
     /// Initializers for the operations and fragments chosen here.
-    public init(operations: Bool = false, namedFragments: Bool = false, definitionsNamed: Set<String> = []) {
+    public init(operations: Bool = false, mutations: Bool = true, namedFragments: Bool = false, definitionsNamed: Set<String> = []) {
         self.operations = operations
+        self.mutations = mutations
         self.namedFragments = namedFragments
         self.definitionsNamed = definitionsNamed
     }
 
-    /// No initializers (the default).
-    public static let none = SelectionSetInitializers()
+    /// Initializers for mutations only (the default).
+    public static let `default` = SelectionSetInitializers()
+    /// No initializers (`"selectionSetInitializers": false`).
+    public static let none = SelectionSetInitializers(mutations: false)
     /// Initializers for every operation and fragment.
     public static let all = SelectionSetInitializers(operations: true, namedFragments: true)
 
     /// Whether an operation (GraphQL name, Swift type name) gets initializers.
-    func includesOperation(named name: String, typeName: String) -> Bool {
-        operations || definitionsNamed.contains(name) || definitionsNamed.contains(typeName)
+    func includesOperation(named name: String, typeName: String, isMutation: Bool = false) -> Bool {
+        operations || (mutations && isMutation) || definitionsNamed.contains(name) || definitionsNamed.contains(typeName)
     }
 
     /// Whether a fragment gets initializers.
@@ -44,11 +50,15 @@ public struct SelectionSetInitializers: Sendable, Hashable {
         var result = SelectionSetInitializers()
         for (key, member) in members {
             switch key {
-            case "operations", "namedFragments":
+            case "operations", "mutations", "namedFragments":
                 guard case .bool(let flag) = member.value else {
                     throw CodegenError("\"selectionSetInitializers.\(key)\" must be true or false, not \(member.kindDescription)", at: member.location(in: path))
                 }
-                if key == "operations" { result.operations = flag } else { result.namedFragments = flag }
+                switch key {
+                case "operations": result.operations = flag
+                case "mutations": result.mutations = flag
+                default: result.namedFragments = flag
+                }
             case "definitionsNamed":
                 guard let names = member.arrayValue else {
                     throw CodegenError(
@@ -63,7 +73,7 @@ public struct SelectionSetInitializers: Sendable, Hashable {
                 }
             default:
                 throw CodegenError(
-                    "unknown key \"selectionSetInitializers.\(key)\" (expected operations, namedFragments, definitionsNamed)", at: member.location(in: path))
+                    "unknown key \"selectionSetInitializers.\(key)\" (expected operations, mutations, namedFragments, definitionsNamed)", at: member.location(in: path))
             }
         }
         return result

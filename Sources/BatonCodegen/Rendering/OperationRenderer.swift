@@ -54,7 +54,10 @@ struct OperationRenderer {
             }
         }
 
-        writer.block("public struct \(typeName): \(protocolName)") { w in
+        // A mutation without variables is made with `init()`: a mutator's `commit()`.
+        let conformance = protocolName == "BatonAPI.GraphQLMutation" && variables.isEmpty
+            ? "BatonAPI.GraphQLMutationWithoutVariables" : protocolName
+        writer.block("public struct \(typeName): \(conformance)") { w in
             w.line("public static let operationName = \(SwiftNaming.stringLiteral(operation.name?.value ?? ""))")
             w.line("public static let operationDocument = \"\"\"")
             w.indent()

@@ -130,10 +130,11 @@ struct WatchTests {
         }
     }
 
-    /// `fetchResults(.returnCacheDataAndFetch)` delivers the cached result, then the background
-    /// fetch's error; `fetch` logs it to the client's logger.
-    @Test func theBackgroundFetchsErrorIsDeliveredOrLogged() async throws {
-        let messages = LogCapture()
+    /// `.returnCacheDataAndFetch`'s background fetch fails: its error reaches whatever the user
+    /// holds. `fetchResults` delivers the cached result, then the error; the callback form calls
+    /// the handler with both; a watch gives the cached result and ends with the error; the
+    /// single-result `fetch` does not take the policy at all (it does not compile).
+    @Test func theBackgroundFetchsErrorReachesWhatTheUserHolds() async throws {
         let url = try await withExampleServer { server in
             let client = BatonClient(url: server.url)
             _ = try await client.fetch(query: hero)
@@ -141,10 +142,9 @@ struct WatchTests {
         }
         // The server is gone now; the store still answers.
         let store = Store()
-        let warm = BatonClient(
-            networkTransport: RequestChainNetworkTransport(url: url), store: store,
-            logger: Logger(label: "test") { _ in messages })
+        let warm = BatonClient(networkTransport: RequestChainNetworkTransport(url: url), store: store)
         store.write(data: try HeroAndFriendsQuery.Data(jsonObject: Self.lukeData), for: hero)
+
         var results: [GraphQLResult<HeroAndFriendsQuery.Data>] = []
         var failure: (any Error)?
         do {
@@ -154,9 +154,33 @@ struct WatchTests {
         }
         #expect(results.map(\.source) == [.cache])
         #expect(failure is BatonError)
-        let answer = try await warm.fetch(query: hero, cachePolicy: .returnCacheDataAndFetch)
-        #expect(answer.source == .cache)
-        #expect(await eventually(timeout: .seconds(30)) { messages.lines.contains { $0.contains("background fetch") } })
+
+        let outcomes = Locked<[Result<GraphQLResult<HeroAndFriendsQuery.Data>, any Error>]>([])
+        warm.fetch(query: hero, cachePolicy: .returnCacheDataAndFetch, queue: DispatchQueue(label: "test")) { result in
+            outcomes.withLock { $0.append(result) }
+        }
+        #expect(await eventually(timeout: .seconds(30)) { outcomes.withLock { $0.count } == 2 })
+        let delivered = outcomes.withLock { $0 }
+        #expect((try? delivered.first?.get())?.source == .cache)
+        if case .failure(let error)? = delivered.last { #expect(error is BatonError) } else { Issue.record("expected the failure last") }
+
+        let watch = Collector(warm.watch(query: hero, cachePolicy: .returnCacheDataAndFetch))
+        #expect(await eventually(timeout: .seconds(30)) { watch.finished })
+        #expect(watch.elements.map(\.source) == [.cache])
+        #expect(watch.error is BatonError)
+
+        #expect(SingleResultCachePolicy(.returnCacheDataAndFetch) == nil)
+        #expect(SingleResultCachePolicy(.returnCacheDataDontFetch) == .returnCacheDataDontFetch)
+        let refused = try await BuiltModules.typecheck(
+            """
+            import Baton
+            import BatonExampleAPI
+            func f(_ client: BatonClient) async throws {
+                _ = try await client.fetch(query: HeroNameQuery(episode: .empire), cachePolicy: .returnCacheDataAndFetch)
+            }
+            """)
+        #expect(refused.status != 0)
+        #expect(refused.errors.contains("gives two results"), "\(refused.errors)")
     }
 
     /// One decision for every policy × entry point: which results come and how many requests go.
@@ -209,15 +233,19 @@ struct WatchTests {
                 watch.cancel()
                 #expect(watchingCounter.count == requests, "watch \(policy) \(warmth)")
 
+                // The single-result form does not take `.returnCacheDataAndFetch` (two results).
+                guard let singlePolicy = SingleResultCachePolicy(policy) else {
+                    #expect(policy == .returnCacheDataAndFetch)
+                    continue
+                }
                 let (single, singleCounter) = try client()
                 do {
-                    let result = try await single.fetch(query: hero, cachePolicy: policy)
+                    let result = try await single.fetch(query: hero, cachePolicy: singlePolicy)
                     #expect(result.source == expected.first, "fetch \(policy) \(warmth)")
                 } catch BatonError.cacheMiss {
                     #expect(expected.isEmpty, "fetch \(policy) \(warmth)")
                 }
-                // `.returnCacheDataAndFetch` fetches in the background after answering.
-                #expect(await eventually(timeout: .seconds(30)) { singleCounter.count == requests }, "fetch \(policy) \(warmth)")
+                #expect(singleCounter.count == requests, "fetch \(policy) \(warmth)")
             }
         }
     }

@@ -6,12 +6,13 @@ import Testing
 ///
 /// The rule: a ```` ```swift ```` block that imports something is a whole program and is
 /// type-checked (as a `main.swift`) against the built modules and `MyAPI`, the module the README
-/// has the reader generate (its `graphql` block, against the example server's schema); a Swift
+/// has the reader generate (its `graphql` block and the client app tutorial's, against the
+/// example server's schema); a Swift
 /// block that starts with `// swift-tools-version` is a package manifest, and is skipped, as are
 /// blocks in other languages (`sh`, `text`, `graphql`, `json`), Swift blocks without an import,
 /// which continue the text around them, and blocks marked ```` ```swift fragment ```` (a SwiftUI
-/// app's `@main`, a backend Baton does not depend on).
-@Suite("README and DocC code blocks compile", .ownThread, .disabled("hangs before its first test in this build (not yet diagnosed): the blocks were type-checked by hand, see the session report"))
+/// app's `@main`, a backend Baton does not depend on, an app's own generated mocks module).
+@Suite("README and DocC code blocks compile", .ownThread)
 struct DocumentationCodeBlockTests {
     struct Block: CustomStringConvertible {
         let file: String
@@ -65,12 +66,20 @@ struct DocumentationCodeBlockTests {
 
     /// `MyAPI`: the README's `graphql` block generated with the build's `baton` against the
     /// example server's schema, compiled into a module.
-    static let myAPI = Task<URL, any Error> {
+    ///
+    /// Detached: a `Task {}` made by the first test case would inherit its task-locals, among
+    /// them `OwnThreadTrait.holdsSlot`, so its child processes would give back and then wait for
+    /// an `ownThreads` slot that no one frees: the test cases that hold both slots are the ones
+    /// awaiting this task (the suite hung before its first test ended).
+    static let myAPI = Task<URL, any Error>.detached {
         let build = try #require(BuiltModules.buildFolder, "needs the built modules (swift build --build-tests)")
         let folder = try BuiltModules.temporaryFolder("myapi")
-        let document = try #require(try blocks(in: "README.md").first { $0.language == "graphql" }, "the README's graphql block")
+        // The README's first query and the client app tutorial's documents (both against the
+        // example server's schema).
+        let readme = try #require(try blocks(in: "README.md").first { $0.language == "graphql" }, "the README's graphql block")
+        let tutorial = try blocks(in: "Sources/Baton/Baton.docc/ClientAppTutorial.md").filter { $0.language == "graphql" }
         let documentURL = folder.appendingPathComponent("Hero.graphql")
-        try document.code.write(to: documentURL, atomically: true, encoding: .utf8)
+        try ([readme] + tutorial).map(\.code).joined(separator: "\n").write(to: documentURL, atomically: true, encoding: .utf8)
         let generated = folder.appendingPathComponent("Generated")
         let schema = BuiltModules.packageRoot.appendingPathComponent("Sources/BatonExampleServer/Resources/schema.graphqls")
         let generate = try await runProcess(

@@ -257,6 +257,27 @@ extension AddTodoInput {
 
 // MARK: Tests
 
+// Seed 001's "Providing a convenience API": the extension as written.
+extension Mutation.Mutator where Operation == ChangeTodoStatusMutation {
+    func commit(id: String, complete: Bool) {
+        commit(
+            variables: .init(input: .init(
+                complete: complete,
+                id: id,
+                userId: "me"
+            )),
+            optimisticResponse: [
+                "changeTodoStatus": [
+                    "todo": [
+                        "id": id,
+                        "complete": complete,
+                    ]
+                ]
+            ]
+        )
+    }
+}
+
 @Suite("Seed snippets, as written, against the example server", .serialized)
 @MainActor
 struct SeedSnippetTests {
@@ -444,4 +465,33 @@ struct SeedSnippetTests {
             #expect(after.data?.viewer?.fragments.toDoList_user.todos.edges?.count == before + 1)
         }
     }
+
+    /// Seed 001's convenience extension (above, as written) and its call: the optimistic response
+    /// is a `[String: Any]` literal of Swift variables, without `__typename`, and no completion.
+    ///
+    /// Depends on the store half of issue 27 item 2 (a concrete type needs no `__typename` in an
+    /// optimistic payload): until it lands, the commit is refused before anything is sent (and
+    /// logged at error level), so the first two expectations fail.
+    @Test("001 @Mutation: changeStatus.commit(id: id, complete: !todo.complete), the extension's [String: Any] optimistic response")
+    func seed001ConvenienceCommitWithOptimisticResponse() async throws {
+        try await withExampleServer { server in
+            let client = BatonClient(url: server.url)
+            let changeStatus = client.mutator(ChangeTodoStatusMutation.self)
+            let list = try await client.fetch(query: ToDoListQuery())
+            let todo = try #require(list.data?.viewer?.todos.edges?.first??.node?.fragments.toDoItem_todo)
+            let id = todo.id
+            changeStatus.commit(
+                id: id,
+                complete: !todo.complete
+            )
+            // The optimistic layer is applied at once and the request is in flight (store half).
+            #expect(client.store.optimisticUpdateCount == 1)
+            #expect(changeStatus.isInFlight)
+            try await eventually("the commit") { !changeStatus.isInFlight }
+            #expect(client.store.optimisticUpdateCount == 0)
+            let after = try await client.fetch(query: ToDoListQuery(), cachePolicy: .returnCacheDataDontFetch)
+            #expect(after.data?.viewer?.todos.edges?.first??.node?.fragments.toDoItem_todo.complete == !todo.complete)
+        }
+    }
+
 }

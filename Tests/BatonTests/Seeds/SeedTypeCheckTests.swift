@@ -199,4 +199,42 @@ struct SeedTypeCheckTests {
             """)
         #expect(result.status == 0, "\(result.errors)")
     }
+
+    @Test("002 Working with Mutations: the preflight delegate, HTTPNetworkTransport(url:delegate:) in Network's lazy var, as written")
+    func seed002PreflightDelegate() async throws {
+        let result = try await BuiltModules.typecheck(
+            """
+            import Baton
+            import Foundation
+
+            final class KeychainSwift { func get(_ key: String) -> String? { nil } }
+            enum LoginViewController { static let loginKeychainKey = "login" }
+
+            @MainActor final class Network {
+            static let shared = Network()
+            private(set) lazy var apollo: BatonClient = {
+              let httpNetworkTransport = HTTPNetworkTransport(url: URL(string: "https://apollo-fullstack-tutorial.herokuapp.com/")!, 
+                                                              delegate: self)
+                    
+              return BatonClient(networkTransport: httpNetworkTransport)
+            }()
+            }
+
+            extension Network: HTTPNetworkTransportPreflightDelegate { 
+            func networkTransport(_ networkTransport: HTTPNetworkTransport, 
+                                  shouldSend request: URLRequest) -> Bool {
+            	return true
+            }
+            func networkTransport(_ networkTransport: HTTPNetworkTransport, 
+                                  willSend request: inout URLRequest) {
+              let keychain = KeychainSwift()
+              if let token = keychain.get(LoginViewController.loginKeychainKey) {
+                request.addValue(token, forHTTPHeaderField: "Authorization")
+              } // else do nothing
+            }
+            }
+            """)
+        #expect(result.status == 0, "\(result.errors)")
+    }
+
 }

@@ -10,8 +10,9 @@ import Testing
 @Suite("SwiftUI wrappers against a SwiftUI stand-in", .ownThread)
 struct SwiftUIStandInTests {
     /// A folder holding the stand-in `SwiftUI` module and a `Baton` module compiled with the
-    /// wrappers; built once for the suite's tests.
-    static let modules = Task<URL, any Error> {
+    /// wrappers; built once for the suite's tests. Detached, so that it does not inherit the first
+    /// test's `ownThreads` slot marker (see `DocumentationCodeBlockTests.myAPI`).
+    static let modules = Task<URL, any Error>.detached {
         let folder = try BuiltModules.temporaryFolder("swiftui")
         let standIn = BuiltModules.packageRoot.appendingPathComponent("Tests/BatonTests/SwiftUIStandIn/SwiftUI.swift")
         let swiftUI = try await BuiltModules.swiftc([
@@ -109,4 +110,56 @@ struct SwiftUIStandInTests {
             """, firstSearchPaths: [folder])
         #expect(result.status == 0, "\(result.errors)")
     }
+
+    @Test("001 @Mutation: the convenience extension on Mutation.Mutator with a [String: Any] optimistic response, and its call from the view")
+    func seed001ConvenienceExtension() async throws {
+        let folder = try await Self.modules.value
+        let result = try await BuiltModules.typecheck(
+            """
+            import BatonExampleAPI
+            import SwiftUI
+            import Baton
+
+            extension Mutation.Mutator where Operation == ChangeTodoStatusMutation {
+                func commit(id: String, complete: Bool) {
+                    commit(
+                        variables: .init(input: .init(
+                            complete: complete,
+                            id: id,
+                            userId: "me"
+                        )),
+                        optimisticResponse: [
+                            "changeTodoStatus": [
+                                "todo": [
+                                    "id": id,
+                                    "complete": complete,
+                                ]
+                            ]
+                        ]
+                    )
+                }
+            }
+
+            struct ToDoRow: View {
+                @Fragment<ToDoItem_item> var item
+                @Mutation<ChangeTodoStatusMutation> var changeStatus
+
+                var body: some View {
+                    if let todo = item {
+                        let id = todo.id
+                        Button {
+                            changeStatus.commit(
+                                id: id,
+                                complete: !todo.complete
+                            )
+                        } label: {
+                            Text(todo.text)
+                        }
+                    }
+                }
+            }
+            """, firstSearchPaths: [folder])
+        #expect(result.status == 0, "\(result.errors)")
+    }
+
 }

@@ -1,4 +1,5 @@
 import BatonAPI
+import BatonInstrumentation
 import BatonWebSocket
 import Foundation
 import InMemoryTracing

@@ -1,8 +1,11 @@
-import BatonAPI
+import Baton
 import CoreMetrics
 import Tracing
 
-/// Where Baton reports a span and metrics for every operation, and what a span may carry.
+/// Where Baton reports a span and metrics for every operation, and what a span may carry: give
+/// it to the client (`BatonClient(url: url, telemetry: BatonTelemetry())`), which gives it to its
+/// transport. Baton's core has no telemetry of its own: this product brings swift-distributed-tracing
+/// and swift-metrics, which an app without telemetry never resolves.
 ///
 /// By default both go to what the app bootstrapped (`InstrumentationSystem.bootstrap`,
 /// `MetricsSystem.bootstrap`), which are no-ops until it does; Baton then skips the work.
@@ -22,7 +25,7 @@ import Tracing
 /// `invalid_response`, `cache_miss`, `graphql`, `cancelled`, `other`),
 /// `baton.operation.cache_hits` and `baton.operation.network_responses` (counters),
 /// `baton.operation.bytes_received` (counter, response bytes over HTTP).
-public struct BatonTelemetry: Sendable {
+public struct BatonTelemetry: OperationTelemetry {
     /// The tracer; `nil`: `InstrumentationSystem.tracer`.
     public var tracer: (any Tracer)?
     /// The metrics factory; `nil`: `MetricsSystem.factory`.
@@ -71,12 +74,21 @@ public struct BatonTelemetry: Sendable {
         tracer.inject(context, into: &fields, using: HTTPFieldsInjector())
     }
 
+    /// Starts a span and the metrics for `operation`, or returns `nil` when tracing and metrics
+    /// are both off.
+    public func start(_ operation: any GraphQLOperation, sensitiveData: SensitiveData) -> (any OperationObservation)? {
+        TracingObservation.start(operation, telemetry: self, sensitiveData: sensitiveData)
+    }
+
+    /// Whether metrics are on.
+    public var countsBytesReceived: Bool { activeMetricsFactory != nil }
+
     /// Counts `bytes` received for an operation.
-    func recordBytesReceived(_ bytes: Int, operationName: String, operationType: GraphQLOperationType) {
+    public func recordBytesReceived(_ bytes: Int, operationName: String, operationType: GraphQLOperationType) {
         guard bytes > 0, let factory = activeMetricsFactory else { return }
         factory.makeCounter(
             label: "baton.operation.bytes_received",
-            dimensions: OperationObservation.dimensions(name: operationName, type: operationType)
+            dimensions: TracingObservation.dimensions(name: operationName, type: operationType)
         ).increment(by: Int64(bytes))
     }
 }

@@ -1,11 +1,11 @@
-import BatonAPI
+import Baton
 import CoreMetrics
 import Foundation
 import Tracing
 
 /// One operation as telemetry sees it: its span (when tracing is on) and its metrics (when
 /// metrics are on). Made when the operation starts; ``finish(error:graphQLErrors:)`` ends it.
-struct OperationObservation: Sendable {
+struct TracingObservation: OperationObservation {
     let name: String
     let type: GraphQLOperationType
     let span: (any Span)?
@@ -13,20 +13,21 @@ struct OperationObservation: Sendable {
     let start: ContinuousClock.Instant
 
     /// Starts observing `operation`, or returns nil when tracing and metrics are both off.
-    static func start<Operation: GraphQLOperation>(
-        _ operation: Operation, telemetry: BatonTelemetry, sensitiveData: SensitiveData
-    ) -> OperationObservation? {
+    static func start(
+        _ operation: any GraphQLOperation, telemetry: BatonTelemetry, sensitiveData: SensitiveData
+    ) -> TracingObservation? {
         let tracer = telemetry.activeTracer
         let factory = telemetry.activeMetricsFactory
         guard tracer != nil || factory != nil else { return nil }
-        let name = Operation.operationName
-        let type = Operation.operationType
+        let operationType = Swift.type(of: operation)
+        let name = operationType.operationName
+        let type = operationType.operationType
         var span: (any Span)?
         if let tracer {
             let started = tracer.startSpan("\(type.rawValue) \(name)", ofKind: .client)
             started.attributes["graphql.operation.name"] = name
             started.attributes["graphql.operation.type"] = type.rawValue
-            if telemetry.recordsDocument { started.attributes["graphql.document"] = Operation.operationDocument }
+            if telemetry.recordsDocument { started.attributes["graphql.document"] = operationType.operationDocument }
             if !telemetry.recordedVariables.isEmpty {
                 let variables = operation.variablesJSON
                 for variable in telemetry.recordedVariables.sorted()
@@ -41,7 +42,7 @@ struct OperationObservation: Sendable {
         if let factory {
             factory.makeCounter(label: "baton.operation.requests", dimensions: dimensions(name: name, type: type)).increment(by: 1)
         }
-        return OperationObservation(name: name, type: type, span: span, factory: factory, start: .now)
+        return TracingObservation(name: name, type: type, span: span, factory: factory, start: .now)
     }
 
     static func dimensions(name: String, type: GraphQLOperationType) -> [(String, String)] {
@@ -52,12 +53,6 @@ struct OperationObservation: Sendable {
     func withContext<T>(_ body: () async throws -> T) async rethrows -> T {
         guard let span else { return try await body() }
         return try await ServiceContext.withValue(span.context) { try await body() }
-    }
-
-    /// Runs `body` with the span of `observation` (if any) current.
-    static func withContext<T>(of observation: OperationObservation?, _ body: () async throws -> T) async rethrows -> T {
-        guard let observation else { return try await body() }
-        return try await observation.withContext(body)
     }
 
     /// A result arrived: from the store (`fromCache`) or the network.
@@ -75,7 +70,7 @@ struct OperationObservation: Sendable {
     }
 
     /// Ends the observation: the duration, and the error that ended it, if any.
-    func finish(error: (any Error)? = nil) {
+    func finish(error: (any Error)?) {
         if let error {
             countError(kind: Self.kind(of: error))
             if let span {
