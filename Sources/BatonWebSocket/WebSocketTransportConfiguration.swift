@@ -53,7 +53,8 @@ public struct WebSocketTransportConfiguration: Sendable {
     /// How long the socket waits for a consumer that has ``maxBufferedEvents`` waiting to take
     /// half of them before
     /// that operation ends with ``WebSocketTransportError/consumerFellBehind(operationName:bufferedEvents:waited:)``.
-    /// Keep it below ``pingInterval``: the server's pong is not read meanwhile. Default: 5 seconds.
+    /// Keep it below ``pingInterval``: the server's pong is not read meanwhile. Default: 30 seconds
+    /// (long enough that a consumer that keeps up on a loaded machine is never cut off).
     public var slowConsumerTimeout: Duration
     /// Whose instrument injects the trace context of the operation that opens the connection
     /// into the upgrade request (W3C `traceparent` with an OpenTelemetry tracer).
@@ -77,7 +78,7 @@ public struct WebSocketTransportConfiguration: Sendable {
         closeTimeout: Duration = .seconds(5),
         telemetry: (any OperationTelemetry)? = nil,
         maxBufferedEvents: Int = 1_000,
-        slowConsumerTimeout: Duration = .seconds(5)
+        slowConsumerTimeout: Duration = .seconds(30)
     ) {
         self.protocol = `protocol`
         self.headerFields = headerFields
