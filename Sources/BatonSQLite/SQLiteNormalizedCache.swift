@@ -300,6 +300,7 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
                     metadata.fetches[key] = OperationFetch(epoch: row.int(1), date: Date(timeIntervalSince1970: row.double(2)))
                 }
             }
+            try state.connection.run("SELECT NOT EXISTS (SELECT 1 FROM records)") { row in metadata.holdsNoRecords = row.int(0) != 0 }
             return metadata
         }
     }

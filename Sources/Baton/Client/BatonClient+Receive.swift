@@ -27,33 +27,47 @@ struct Receipt {
 extension BatonClient {
     /// The one receive: takes a transport's response for `operation` to its typed result, for
     /// every operation kind (`fetch`, `perform`, `upload`, subscriptions, each `@defer`/`@stream`
-    /// part, watch refetches, the `Mutator`). Checks the response against the operation's
-    /// selections (a mismatch throws and writes nothing), publishes its data to the store in one
-    /// commit as `receipt` says (fields reported in `errors` are not written), and gives the
-    /// data in the store's shape.
+    /// part, watch refetches, the `Mutator`). One walk of the store's executor checks the
+    /// response against the operation's selections (a mismatch throws and writes nothing) and
+    /// normalizes it, before the store's lock; it is published in one commit as `receipt` says
+    /// (fields reported in `errors` are not written), and the result is the data in the store's
+    /// shape (record IDs filled in for `__id`) without reading it back. Only an operation with a
+    /// `@connection` field is read back, for the merged connection.
     func receive<Operation: GraphQLOperation>(
         _ response: GraphQLResponse, for operation: Operation, _ receipt: Receipt = Receipt()
     ) throws -> GraphQLResult<Operation.Data> {
-        let result: GraphQLResult<Operation.Data>
+        let name = Operation.operationName
+        let descriptor = OperationDescriptor(operation: operation)
+        let errors: [GraphQLError]?
+        let extensions: JSONObject?
+        let prepared: PreparedPayload?
         do {
-            result = try response.result(for: operation, source: .server)
+            (errors, extensions) = try response.errorsAndExtensions(operationName: name)
+            if let object = try response.dataObject(operationName: name) {
+                do {
+                    prepared = try store.prepare(data: object, for: descriptor, errorPaths: errors?.compactMap(\.path) ?? [])
+                } catch {
+                    throw BatonError.dataMismatch(operationName: name, error)
+                }
+            } else {
+                prepared = nil
+            }
         } catch {
             if let layer = receipt.replacing { store.revertOptimisticUpdate(layer) }
             throw error
         }
-        guard receipt.writesToStore else {
-            return readBackIfNeeded(result, for: operation, response: response, published: false)
+        guard let prepared else {
+            if let layer = receipt.replacing { store.revertOptimisticUpdate(layer) }
+            return GraphQLResult(data: nil, errors: errors, extensions: extensions, source: .server)
         }
-        let descriptor = OperationDescriptor(operation: operation)
-        if let data = response.body["data"]?.objectValue {
-            let errorPaths = result.errors?.compactMap(\.path) ?? []
+        if receipt.writesToStore {
             store.publish(
-                data: data, for: descriptor, errorPaths: errorPaths, fetched: receipt.fetched, updater: receipt.updater,
-                replacing: receipt.replacing, silencing: receipt.silencing)
+                prepared, fetched: receipt.fetched, updater: receipt.updater, replacing: receipt.replacing,
+                silencing: receipt.silencing)
             if receipt.keepsInReleaseBuffer { store.retain(descriptor).release() }
-        } else if let layer = receipt.replacing {
-            store.revertOptimisticUpdate(layer)
         }
-        return readBackIfNeeded(result, for: operation, response: response)
+        let result = GraphQLResult(
+            data: Operation.Data(_dataDict: DataDict(prepared.data)), errors: errors, extensions: extensions, source: .server)
+        return readBackIfNeeded(result, for: operation, response: response, published: receipt.writesToStore)
     }
 }

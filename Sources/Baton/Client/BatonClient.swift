@@ -342,16 +342,16 @@ public final class BatonClient: Sendable {
         try receive(try await networkTransport.send(operation: query), for: query, .fetch(writesToStore: writeToStore))
     }
 
-    /// For operations that select `__id` or `@connection` fields, the data as the store reads
-    /// it (connection pages merged, record IDs filled in), as Relay reads it, whichever path the
-    /// result took: read from the store after `response` was published to it, or read as if it
-    /// had been published to an empty store when it was not (`.fetchIgnoringCacheCompletely`) or
-    /// the store can no longer read it whole. Other results are the response's own data, which
-    /// is the same shape. Never hands out raw data without the record IDs `__id` promises.
+    /// For operations that select `@connection` fields, the data as the store reads it
+    /// (connection pages merged), as Relay reads it, whichever path the result took: read from
+    /// the store after `response` was published to it, or read as if it had been published to an
+    /// empty store when it was not (`.fetchIgnoringCacheCompletely`) or the store can no longer
+    /// read it whole. Other results are the executor's data (record IDs filled in for `__id`),
+    /// which is the same shape.
     func readBackIfNeeded<Operation: GraphQLOperation>(
         _ result: GraphQLResult<Operation.Data>, for operation: Operation, response: GraphQLResponse, published: Bool = true
     ) -> GraphQLResult<Operation.Data> {
-        guard result.data != nil, Operation.Data.__selections.needsStore else { return result }
+        guard result.data != nil, Operation.Data.__selections.selectsConnection else { return result }
         let descriptor = OperationDescriptor(operation: operation)
         let variables = operation.variablesJSON
         if published {

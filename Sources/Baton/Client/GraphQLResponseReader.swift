@@ -7,19 +7,33 @@ extension GraphQLResponse {
         for operation: Operation, source: GraphQLResult<Operation.Data>.Source = .server
     ) throws -> GraphQLResult<Operation.Data> {
         let name = Operation.operationName
+        let (errors, extensions) = try errorsAndExtensions(operationName: name)
         var data: Operation.Data?
-        switch body["data"] {
-        case nil, .null?:
-            data = nil
-        case .object(let object)?:
+        if let object = try dataObject(operationName: name) {
             do {
                 data = try Operation.Data(jsonObject: object, variables: operation.variablesJSON)
             } catch {
                 throw BatonError.dataMismatch(operationName: name, error)
             }
+        }
+        return GraphQLResult(data: data, errors: errors, extensions: extensions, source: source)
+    }
+
+    /// The response's `data` object: `nil` when it is absent or null; an error when it is not an
+    /// object.
+    func dataObject(operationName name: String) throws -> JSONObject? {
+        switch body["data"] {
+        case nil, .null?:
+            return nil
+        case .object(let object)?:
+            return object
         case let other?:
             throw BatonError.invalidResponse(operationName: name, reason: "`data` is \(other.kindDescription), not an object")
         }
+    }
+
+    /// The response's `errors` (`nil` when there are none) and `extensions`.
+    func errorsAndExtensions(operationName name: String) throws -> (errors: [GraphQLError]?, extensions: JSONObject?) {
         var errors: [GraphQLError]?
         switch body["errors"] {
         case nil, .null?:
@@ -29,6 +43,6 @@ extension GraphQLResponse {
         case let other?:
             throw BatonError.invalidResponse(operationName: name, reason: "`errors` is \(other.kindDescription), not a list")
         }
-        return GraphQLResult(data: data, errors: errors, extensions: body["extensions"]?.objectValue, source: source)
+        return (errors, body["extensions"]?.objectValue)
     }
 }

@@ -75,12 +75,13 @@ extension Mutation {
             updater: Updater? = nil,
             completion: Completion? = nil
         ) -> MutationCommit {
-            start(variables, optimistic: .success(optimisticResponse?.jsonObject), optimisticUpdater, updater, completion)
+            start(variables, optimistic: .success(optimisticResponse?.jsonObject), checks: false, optimisticUpdater, updater, completion)
         }
 
-        /// Commits, with an optimistic response given as a JSON literal, checked against the
-        /// mutation's selections (a mismatch fails the commit with an error that names the path,
-        /// and nothing is sent).
+        /// Commits, with an optimistic response given as a JSON literal, taken as Relay takes one:
+        /// checked against the mutation's selections, where a concrete type needs no `__typename`
+        /// and a field left out is not written (the record keeps its value). A value of the wrong
+        /// type fails the commit with an error that names the path, and nothing is sent.
         @discardableResult
         public func commit(
             variables: Operation,
@@ -89,7 +90,7 @@ extension Mutation {
             updater: Updater? = nil,
             completion: Completion? = nil
         ) -> MutationCommit {
-            start(variables, optimistic: checked(optimisticResponse, variables: variables), optimisticUpdater, updater, completion)
+            start(variables, optimistic: .success(optimisticResponse), checks: true, optimisticUpdater, updater, completion)
         }
 
         /// Commits, with an optimistic response as Relay.swift takes one, a `[String: Any]` whose
@@ -105,13 +106,13 @@ extension Mutation {
             updater: Updater? = nil,
             completion: Completion? = nil
         ) -> MutationCommit {
-            start(variables, optimistic: converted(optimisticResponse, variables: variables), optimisticUpdater, updater, completion)
+            start(variables, optimistic: converted(optimisticResponse), checks: true, optimisticUpdater, updater, completion)
         }
 
-        /// The literal converted to JSON, then checked.
-        func converted(_ response: [String: Any], variables: Operation) -> Result<JSONObject?, any Error> {
+        /// The literal converted to JSON (the store checks it when it applies it).
+        func converted(_ response: [String: Any]) -> Result<JSONObject?, any Error> {
             do {
-                return checked(try JSONObject(any: response), variables: variables)
+                return .success(try JSONObject(any: response))
             } catch {
                 return .failure(
                     BatonError.invalidOptimisticResponse(
@@ -119,19 +120,10 @@ extension Mutation {
             }
         }
 
-        /// The optimistic response checked against the mutation's selections.
-        func checked(_ response: JSONObject?, variables: Operation) -> Result<JSONObject?, any Error> {
-            guard let response else { return .success(nil) }
-            do {
-                _ = try Operation.Data(jsonObject: response, variables: variables.variablesJSON)
-                return .success(response)
-            } catch {
-                return .failure(BatonError.dataMismatch(operationName: Operation.operationName, error))
-            }
-        }
-
+        /// Starts a commit; `checks` has the store check the optimistic response (a literal, not
+        /// typed data).
         private func start(
-            _ operation: Operation, optimistic: Result<JSONObject?, any Error>, _ optimisticUpdater: Updater?,
+            _ operation: Operation, optimistic: Result<JSONObject?, any Error>, checks: Bool, _ optimisticUpdater: Updater?,
             _ updater: Updater?, _ completion: Completion?
         ) -> MutationCommit {
             guard let client else {
@@ -157,7 +149,17 @@ extension Mutation {
                         updater(proxy, try? Operation.Data(jsonObject: json, variables: variables))
                     }
                 }
-                layer = store.applyOptimisticUpdate(data: optimisticData, for: descriptor, updater: typedUpdater)
+                if checks, let optimisticData {
+                    do {
+                        layer = try store.applyOptimisticResponse(optimisticData, for: descriptor, updater: typedUpdater)
+                    } catch {
+                        let failure = BatonError.dataMismatch(operationName: Operation.operationName, error)
+                        report(failure, completion: completion, logger: client.logger)
+                        return MutationCommit(failing: failure, store: store)
+                    }
+                } else {
+                    layer = store.applyOptimisticUpdate(data: optimisticData, for: descriptor, updater: typedUpdater)
+                }
             }
             inFlight += 1
             let appliedLayer = layer

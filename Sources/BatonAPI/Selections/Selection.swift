@@ -69,6 +69,22 @@ extension Array where Element == Selection {
     }
 }
 
+extension Array where Element == Selection {
+    /// Whether these selections (at any depth) select a `@connection` field, whose merged pages
+    /// only the store can give.
+    public var selectsConnection: Bool {
+        contains { selection in
+            switch selection {
+            case .field(let field):
+                return field.directives.contains { if case .connection = $0 { true } else { false } }
+                    || field.selections.selectsConnection
+            case .inlineFragment(let fragment): return fragment.selections.selectsConnection
+            case .fragmentSpread(let spread): return spread.selections.selectsConnection
+            }
+        }
+    }
+}
+
 /// A selected field. Its parts live in one shared, immutable box, so copying a `Field` (as
 /// every walk over selections does when it matches `.field(let field)`) is one retain.
 public struct Field: Sendable, Hashable {

@@ -58,8 +58,11 @@ extension SelectionSet {
     /// `@include`/`@skip`; a conditional field whose variable is not given may be absent.
     /// A mismatch throws an error naming its path: `hero.friends[2].name: expected String, found Int 42`.
     public init(jsonObject: JSONObject, variables: JSONObject = [:]) throws(SelectionSetDecodingError) {
-        let validator = SelectionSetValidator(variables: variables)
-        try validator.validateObject(jsonObject, selections: Self.__selections, parentType: Self.__parentType.name)
+        do {
+            try SelectionPlan(Self.__selections, parentType: Self.__parentType.name, variables: variables).validate(jsonObject)
+        } catch {
+            throw error.decodingError
+        }
         self.init(_dataDict: DataDict(jsonObject))
     }
 

@@ -17,24 +17,59 @@ public struct SelectionSetDecodingError: Error, Sendable, Hashable, CustomString
     public var description: String { "\(path): expected \(expected), found \(found)" }
 }
 
-/// Checks a response object against selection metadata: every field the selections require is
-/// there, and every value has the selected type. Works from a ``ValidationPlan``, so fragments,
-/// conditions and type names are resolved once per selection set and runtime type, not once per
-/// object of a list.
-struct SelectionSetValidator {
-    let variables: JSONObject
-
-    init(variables: JSONObject) {
-        self.variables = variables
+extension SelectionPlan {
+    /// Checks a response object against the plan: every required field is there and every value
+    /// has the selected type. The store's executor makes the same checks while it normalizes.
+    package func validate(_ object: JSONObject) throws(ValidationMismatch) {
+        let fields = self.object(for: object["__typename"]?.stringValue ?? parentType ?? "").fields
+        // Values are looked at in place, not copied out: a copy retains the value's storage,
+        // which on a large response is a cache miss per value.
+        try object.values.withUnsafeBufferPointer { values throws(ValidationMismatch) in
+            for entry in fields {
+                guard let position = object.position(of: entry.responseKey) else {
+                    if entry.isRequired {
+                        throw ValidationMismatch(
+                            at: .key(entry.responseKey), expected: entry.check.type.graphQLDescription, found: "nothing")
+                    }
+                    continue
+                }
+                do throws(ValidationMismatch) {
+                    if case .composite(_, let plan) = entry.kind {
+                        try plan.validateValue(values[position], check: entry.check)
+                    } else {
+                        try entry.check.validate(values[position])
+                    }
+                } catch {
+                    throw error.inside(.key(entry.responseKey))
+                }
+            }
+        }
     }
 
-    func validateObject(_ object: JSONObject, selections: [Selection], parentType: String) throws(SelectionSetDecodingError) {
-        let plan = ValidationPlan(selections: selections, parentType: parentType, variables: variables)
-        do {
-            try plan.validate(object)
-        } catch {
-            throw SelectionSetDecodingError(
-                path: ResponsePath(Array(error.reversedPath.reversed())), expected: error.expected, found: error.found)
+    /// Checks the value of a composite field at the level `check` describes.
+    private func validateValue(_ value: JSONValue, check: ValueCheck) throws(ValidationMismatch) {
+        if case .null = value {
+            if check.kind == .nonNull { throw ValidationMismatch(expected: check.type.graphQLDescription, found: "null") }
+            return
+        }
+        switch check.kind {
+        case .nonNull:
+            try validateValue(value, check: check.inner!)
+        case .list:
+            guard case .list(let elements) = value else { throw check.mismatch(found: value) }
+            let inner = check.inner!
+            try elements.withUnsafeBufferPointer { elements throws(ValidationMismatch) in
+                for index in elements.indices {
+                    do throws(ValidationMismatch) {
+                        try validateValue(elements[index], check: inner)
+                    } catch {
+                        throw error.inside(.index(index))
+                    }
+                }
+            }
+        default:
+            guard case .object(let object) = value else { throw check.mismatch(found: value) }
+            try validate(object)
         }
     }
 }

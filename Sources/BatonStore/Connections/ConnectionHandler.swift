@@ -14,11 +14,11 @@ public enum ConnectionHandler: Sendable {
     case `default`
 
     static let nextEdgeIndexKey = "__connection_next_edge_index"
-    static let paginationArguments: Set<String> = ["first", "last", "after", "before"]
+    static var paginationArguments: Set<String> { FieldKeys.paginationArguments }
 
     /// The field key on the parent: `__<key>_connection(filters…)`.
     public static func handleKey(key: String, filters: [String: JSONValue] = [:]) -> String {
-        StorageKey.make(fieldName: "__\(key)_connection", arguments: filters)
+        FieldKeys.connectionKey(key: key, filters: filters)
     }
 
     /// The connection record's ID for a parent, key and filter values.
@@ -44,16 +44,7 @@ public enum ConnectionHandler: Sendable {
     /// The filter values of a `@connection` field: its `filters` arguments, or all arguments but
     /// the pagination ones when `filters` is not given.
     static func filterValues(field: Field, filters: [String]?, variables: JSONObject) -> [String: JSONValue] {
-        var values: [String: JSONValue] = [:]
-        for (name, argument) in field.arguments {
-            if let filters {
-                guard filters.contains(name) else { continue }
-            } else if paginationArguments.contains(name) {
-                continue
-            }
-            if let value = argument.resolve(with: variables) { values[name] = value }
-        }
-        return values
+        FieldKeys.connectionFilterValues(field: field, filters: filters, variables: variables)
     }
 
     /// Creates an edge for `node` in `connection` (its ID is `client:<connectionID>:<nodeID>`, as

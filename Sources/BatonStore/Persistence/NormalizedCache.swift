@@ -103,13 +103,21 @@ public struct CacheMetadata: Sendable, Hashable {
     public var invalidatedAt: [DataID: Int]
     /// Each fetched operation's last write, by root key.
     public var fetches: [String: OperationFetch]
+    /// The cache is known to hold no records (a new or cleared file): the store then loads only
+    /// records it wrote itself, and a record it has not written is not looked for. `false` when
+    /// the cache does not know.
+    public var holdsNoRecords: Bool
 
     /// Bookkeeping as given (empty by default: a new cache).
-    public init(epoch: Int = 0, storeInvalidatedAt: Int? = nil, invalidatedAt: [DataID: Int] = [:], fetches: [String: OperationFetch] = [:]) {
+    public init(
+        epoch: Int = 0, storeInvalidatedAt: Int? = nil, invalidatedAt: [DataID: Int] = [:], fetches: [String: OperationFetch] = [:],
+        holdsNoRecords: Bool = false
+    ) {
         self.epoch = epoch
         self.storeInvalidatedAt = storeInvalidatedAt
         self.invalidatedAt = invalidatedAt
         self.fetches = fetches
+        self.holdsNoRecords = holdsNoRecords
     }
 }
 

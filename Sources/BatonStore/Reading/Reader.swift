@@ -81,7 +81,8 @@ public struct Reader {
             case .scalar, .composite:
                 if isRoot { seenRootFields.insert(entry.readKey) }
                 guard let stored = record.fields[entry.readKey] else {
-                    isMissing = true
+                    // A field under a condition whose variable was not given may not be there.
+                    if entry.presence != .conditional { isMissing = true }
                     continue
                 }
                 if case .composite(let type, let selections) = entry.kind {
@@ -99,18 +100,6 @@ public struct Reader {
             values.append(value)
         }
         return JSONObject(uniqueKeys: keys, values: values)
-    }
-
-    /// Where a field is read from: its storage key, or for a `@connection` field the client
-    /// connection that the connection handler keeps.
-    static func readKey(of field: Field, variables: JSONObject, storageKey: String? = nil) -> String {
-        for directive in field.directives {
-            if case .connection(let key, let filters) = directive {
-                return ConnectionHandler.handleKey(
-                    key: key, filters: ConnectionHandler.filterValues(field: field, filters: filters, variables: variables))
-            }
-        }
-        return storageKey ?? StorageKey.make(field: field, variables: variables)
     }
 
     private mutating func readLinked(_ stored: RecordValue, type: String, plan: SelectionPlan) -> JSONValue? {

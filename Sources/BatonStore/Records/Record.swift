@@ -113,6 +113,12 @@ public struct RecordFields: Sendable {
     public var count: Int { keys.count }
     public var isEmpty: Bool { keys.isEmpty }
 
+    /// Whether both hold the same keys in the same order with equal values (arrays shared by
+    /// records of one plan compare by identity first).
+    func hasSameContents(as other: RecordFields) -> Bool {
+        keys.count == other.keys.count && keys == other.keys && values == other.values
+    }
+
     @inline(__always)
     private func position(of key: String) -> Int? {
         if let index { return index[key] }

@@ -154,6 +154,11 @@ public struct RecordSource: Sendable, Hashable {
         _ update: RecordState, over existing: RecordState, id: DataID, changedRootFields: inout Set<String>
     ) -> RecordState? {
         if case .present(let edits) = update, case .present(var record) = existing {
+            // The common case of a refetch: the same fields with the same values, compared in
+            // order without a lookup per key.
+            if edits.typename == nil || edits.typename == record.typename, edits.fields.hasSameContents(as: record.fields) {
+                return nil
+            }
             var didChange = false
             if let typename = edits.typename, record.typename != typename {
                 record.typename = typename

@@ -6,23 +6,12 @@ import BatonAPI
 public enum StorageKey {
     /// `todos(first:10)`, `node(id:"1")`, `friends(first:1,orderby:["name"])`.
     public static func make(fieldName: String, arguments: [String: JSONValue]) -> String {
-        var parts: [String] = []
-        for name in arguments.keys.sorted() {
-            guard let value = arguments[name], !value.isNull else { continue }
-            parts.append(name + ":" + value.serializedString(sortedKeys: true))
-        }
-        if parts.isEmpty { return fieldName }
-        return fieldName + "(" + parts.joined(separator: ",") + ")"
+        FieldKeys.storageKey(fieldName: fieldName, arguments: arguments)
     }
 
     /// The storage key of a selected field, its variables resolved.
     public static func make(field: Field, variables: JSONObject) -> String {
-        if field.arguments.isEmpty { return field.name }
-        var resolved: [String: JSONValue] = [:]
-        for (name, value) in field.arguments {
-            if let json = value.resolve(with: variables) { resolved[name] = json }
-        }
-        return make(fieldName: field.name, arguments: resolved)
+        FieldKeys.storageKey(of: field, variables: variables)
     }
 }
 

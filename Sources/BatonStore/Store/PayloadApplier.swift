@@ -1,10 +1,13 @@
 import BatonAPI
 
-/// A payload normalized for an operation: its records and the directive handlers it calls for.
-/// Made without the store (no lock held), so publishes from several tasks normalize in parallel;
+/// A payload executed for an operation: its records and the directive handlers it calls for.
+/// Made without the store (no lock held), so publishes from several tasks execute in parallel;
 /// only ``PayloadApplier/apply(_:lookup:updater:)`` needs the store's records.
 struct NormalizedPayload: Sendable {
+    /// The payload as it came (what updaters get).
     let data: JSONObject
+    /// The payload in the store's shape: `__id` filled in where selected.
+    let shapedData: JSONObject
     let descriptor: OperationDescriptor
     let cacheKeys: CacheKeyConfiguration
     let records: RecordSource
@@ -22,13 +25,28 @@ enum PayloadApplier {
         data: JSONObject, descriptor: OperationDescriptor, errorPaths: [ResponsePath], cacheKeys: CacheKeyConfiguration,
         normalize: Bool = true
     ) -> NormalizedPayload {
-        let (records, handles) =
-            normalize
-            ? ResponseNormalizer.normalizeWithHandles(
-                data, selections: descriptor.selections, rootID: descriptor.rootID, rootType: descriptor.rootType,
-                variables: descriptor.variables, cacheKeys: cacheKeys, errorPaths: errorPaths)
-            : (RecordSource(), [])
-        return NormalizedPayload(data: data, descriptor: descriptor, cacheKeys: cacheKeys, records: records, handles: handles)
+        guard normalize else {
+            return NormalizedPayload(
+                data: data, shapedData: data, descriptor: descriptor, cacheKeys: cacheKeys, records: RecordSource(), handles: [])
+        }
+        // Unchecked: nothing can throw.
+        return (try? execute(data: data, descriptor: descriptor, errorPaths: errorPaths, cacheKeys: cacheKeys, checks: .none))
+            ?? NormalizedPayload(
+                data: data, shapedData: data, descriptor: descriptor, cacheKeys: cacheKeys, records: RecordSource(), handles: [])
+    }
+
+    /// Checks `data` against `descriptor`'s selections as `checks` says and normalizes it, in
+    /// the one walk of ``ResponseExecutor`` (no records are read: this runs before the lock).
+    static func execute(
+        data: JSONObject, descriptor: OperationDescriptor, errorPaths: [ResponsePath], cacheKeys: CacheKeyConfiguration,
+        checks: ExecutionChecks
+    ) throws(SelectionSetDecodingError) -> NormalizedPayload {
+        let result = try ResponseExecutor.execute(
+            data, selections: descriptor.selections, rootID: descriptor.rootID, rootType: descriptor.rootType,
+            variables: descriptor.variables, cacheKeys: cacheKeys, checks: checks, errorPaths: errorPaths)
+        return NormalizedPayload(
+            data: data, shapedData: result.data, descriptor: descriptor, cacheKeys: cacheKeys, records: result.records,
+            handles: result.handles)
     }
 
     /// The payload's changes over the records `lookup` gives: its records, then what its

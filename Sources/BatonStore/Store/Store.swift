@@ -65,6 +65,7 @@ public final class Store: Sendable {
                 state.storeInvalidatedAt = metadata.storeInvalidatedAt
                 state.invalidatedAt = metadata.invalidatedAt
                 state.fetches = metadata.fetches.mapValues { FetchState($0, now: now, date: date) }
+                if metadata.holdsNoRecords { memory.cacheHoldsOnlyWhatIsWritten() }
                 memory.load([.rootID])
             } catch {
                 storeLogger.error("The persistent cache could not be read; the store starts empty: \(error)")
@@ -243,6 +244,34 @@ public final class Store: Sendable {
         }
     }
 
+    /// Checks a server response's `data` against `descriptor`'s selections and normalizes it, in
+    /// one walk and without the store's lock (so tasks prepare their payloads in parallel). A
+    /// mismatch throws an error naming its path, and nothing is written. Publish the result with
+    /// ``publish(_:fetched:updater:replacing:silencing:)``; ``PreparedPayload/data`` is the data
+    /// in the store's shape (record IDs filled in where `__id` is selected).
+    public func prepare(
+        data: JSONObject, for descriptor: OperationDescriptor, errorPaths: [ResponsePath] = []
+    ) throws(SelectionSetDecodingError) -> PreparedPayload {
+        let descriptor = storageDescriptor(descriptor)
+        return PreparedPayload(
+            payload: try PayloadApplier.execute(
+                data: data, descriptor: descriptor, errorPaths: errorPaths, cacheKeys: cacheKeys(for: descriptor), checks: .response))
+    }
+
+    /// Publishes a prepared payload: its directive handlers (`@connection`, mutation directives)
+    /// run, then `updater`, in one commit. `replacing` and `silencing` are as for
+    /// ``publish(data:for:errorPaths:fetched:updater:replacing:silencing:)``.
+    @discardableResult
+    public func publish(
+        _ prepared: PreparedPayload, fetched: Bool = false, updater: (@Sendable (RecordSourceProxy, JSONObject) -> Void)? = nil,
+        replacing optimistic: OptimisticUpdate? = nil, silencing subscription: StoreSubscription? = nil
+    ) -> Set<DataID> {
+        let payload = prepared.payload
+        return commit(fetched: fetched ? payload.descriptor : nil, removing: optimistic, silencing: subscription?.id) { state in
+            PayloadApplier.apply(payload, lookup: state.baseLookup, updater: updater)
+        }
+    }
+
     /// Edits records through proxies (Relay's `commitUpdate`), then publishes the edits. The
     /// closure runs while the store is locked: use only the proxy inside it.
     @discardableResult
@@ -267,6 +296,26 @@ public final class Store: Sendable {
         // Normalized once, before the lock; a rebase runs only the handlers and the updater again.
         let payload = PayloadApplier.normalize(
             data: data ?? [:], descriptor: descriptor, errorPaths: [], cacheKeys: cacheKeys(for: descriptor), normalize: data != nil)
+        return applyOptimistic(payload, updater: updater)
+    }
+
+    /// Applies an optimistic response as relay-runtime takes one: checked against `descriptor`'s
+    /// selections, where values that are there must have their selected type but any field may
+    /// be left out (it is not written: the record keeps its value) and a concrete type needs no
+    /// `__typename`. A value of the wrong type throws an error naming its path, and nothing is
+    /// applied. Then as ``applyOptimisticUpdate(data:for:updater:)``.
+    public func applyOptimisticResponse(
+        _ data: JSONObject, for descriptor: OperationDescriptor, updater: (@Sendable (RecordSourceProxy, JSONObject) -> Void)? = nil
+    ) throws(SelectionSetDecodingError) -> OptimisticUpdate {
+        let descriptor = storageDescriptor(descriptor)
+        let payload = try PayloadApplier.execute(
+            data: data, descriptor: descriptor, errorPaths: [], cacheKeys: cacheKeys(for: descriptor), checks: .optimistic)
+        return applyOptimistic(payload, updater: updater)
+    }
+
+    private func applyOptimistic(
+        _ payload: NormalizedPayload, updater: (@Sendable (RecordSourceProxy, JSONObject) -> Void)?
+    ) -> OptimisticUpdate {
         let recipe: @Sendable (@escaping Reader.Lookup) -> StoreChanges = { lookup in
             PayloadApplier.apply(payload, lookup: lookup, updater: updater)
         }

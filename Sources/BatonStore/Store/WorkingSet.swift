@@ -17,6 +17,13 @@ final class WorkingSet {
     let limit: Int
     /// IDs looked up in the cache and not found there.
     private var absent = Set<DataID>()
+    /// When the cache held no records at open (or since a `clear()`): the IDs written to it
+    /// since. Any other ID is known to be absent, so a commit of new records into a new file
+    /// looks nothing up (one process writes the file). `nil` when the cache's contents are not
+    /// known, or this set grew past ``knownIDsLimit``.
+    private var writtenSinceEmpty: Set<DataID>?
+    /// The most IDs ``writtenSinceEmpty`` keeps before it is given up.
+    private var knownIDsLimit: Int { max(limit * 4, 1_024) }
     /// While a batched read runs: the IDs it missed, to be loaded before it runs again.
     private var misses: Set<DataID>?
     /// When each record in memory was last used, by a counter.
@@ -52,6 +59,18 @@ final class WorkingSet {
     /// Whether records live beyond memory.
     var isBacked: Bool { cache != nil }
 
+    /// The cache holds no records now: from here on it holds only what ``willWrite(_:)`` hands it.
+    func cacheHoldsOnlyWhatIsWritten() {
+        if cache != nil { writtenSinceEmpty = [] }
+    }
+
+    /// Whether the cache may hold `id` (it was not looked up in vain, and it may have been written).
+    private func cacheMayHold(_ id: DataID) -> Bool {
+        if absent.contains(id) { return false }
+        if let written = writtenSinceEmpty { return written.contains(id) }
+        return true
+    }
+
     /// The state of `id`, loading it from the cache when memory does not have it (or, during a
     /// batched read, noting it as missed).
     func state(of id: DataID) -> RecordState? {
@@ -59,7 +78,7 @@ final class WorkingSet {
             if cache != nil, touches { touch(id, read: true) }
             return state
         }
-        guard cache != nil, cacheIsReadable, !absent.contains(id) else { return nil }
+        guard cache != nil, cacheIsReadable, cacheMayHold(id) else { return nil }
         if misses != nil {
             misses!.insert(id)
             return nil
@@ -98,7 +117,7 @@ final class WorkingSet {
     func load(_ ids: some Sequence<DataID>, readingAhead: Bool = false) -> Bool {
         guard let cache, cacheIsReadable else { return false }
         var wanted = Set<DataID>()
-        for id in ids where records.state(of: id) == nil && !absent.contains(id) { wanted.insert(id) }
+        for id in ids where records.state(of: id) == nil && cacheMayHold(id) { wanted.insert(id) }
         guard !wanted.isEmpty else { return false }
         var readAhead = false
         do {
@@ -172,6 +191,10 @@ final class WorkingSet {
         guard cache != nil else { return }
         for id in ids {
             absent.remove(id)
+            if writtenSinceEmpty != nil {
+                writtenSinceEmpty!.insert(id)
+                if writtenSinceEmpty!.count > knownIDsLimit { writtenSinceEmpty = nil }
+            }
             pendingWrites[id, default: 0] += 1
             if records.state(of: id) != nil { touch(id, read: false) } else { lastUse[id] = nil }
         }
@@ -191,6 +214,9 @@ final class WorkingSet {
     /// ``didClear(succeeded:)`` nothing is loaded from it and nothing leaves memory.
     func willClear() {
         absent.removeAll()
+        // Once the clear is written the cache holds only what is written after it (nothing is
+        // loaded until then).
+        cacheHoldsOnlyWhatIsWritten()
         lastUse.removeAll()
         readSinceWrite.removeAll()
         if cache != nil { pendingClears += 1 }

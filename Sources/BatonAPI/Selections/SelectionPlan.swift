@@ -1,0 +1,222 @@
+/// Selections prepared for one walk over data, for one set of variables: the one place where
+/// selections are interpreted. For each runtime type it holds the fields that apply — the spec's
+/// CollectFields, through inline fragments and fragment spreads whose type condition matches and
+/// whose `@include`/`@skip` conditions hold — grouped by response key in first-seen order, each
+/// with what the response must hold there (``ValueCheck``), whether it must be there
+/// (``PlannedField/Presence``), where the store keeps it (storage key) and reads it (read key),
+/// and the plan of its sub-selections. It is worked out once per selection set and type, not
+/// once per object, and every object of a list then shares it.
+///
+/// Every walk uses it: the response check behind `init(jsonObject:)`, the store's executor (which
+/// checks and normalizes a response in one walk), the store's reader and its prefetcher.
+package final class SelectionPlan {
+    private let selections: [Selection]
+    /// The type of the field (or root) these selections are on.
+    package let parentType: String?
+    package let variables: JSONObject
+    /// The last type asked for: objects of a list mostly share one.
+    private var lastTypename: String?
+    private var lastObject = PlannedObject(fields: [])
+    private var objectsByTypename: [String: PlannedObject] = [:]
+
+    package init(_ selections: [Selection], parentType: String?, variables: JSONObject) {
+        self.selections = selections
+        self.parentType = parentType
+        self.variables = variables
+    }
+
+    /// The fields that apply to an object of runtime type `typename`.
+    package func object(for typename: String) -> PlannedObject {
+        if typename == lastTypename { return lastObject }
+        let object: PlannedObject
+        if let known = objectsByTypename[typename] {
+            object = known
+        } else {
+            object = plan(for: typename)
+            objectsByTypename[typename] = object
+        }
+        lastTypename = typename
+        lastObject = object
+        return object
+    }
+
+    private struct Group {
+        let responseKey: String
+        var fields: [Field]
+        var presence: PlannedField.Presence
+    }
+
+    private func plan(for typename: String) -> PlannedObject {
+        var groups: [Group] = []
+        var positions: [String: Int] = [:]
+        collect(selections, typename: typename, presence: .required, into: &groups, positions: &positions)
+        return PlannedObject(
+            fields: groups.map { group in
+                PlannedField(responseKey: group.responseKey, fields: group.fields, presence: group.presence, variables: variables)
+            })
+    }
+
+    /// Collects `selections` for `typename`. `presence` is what the enclosing fragments make of
+    /// them: a condition whose variable is not given makes them conditional, a `@defer` deferred.
+    private func collect(
+        _ selections: [Selection], typename: String, presence: PlannedField.Presence, into groups: inout [Group],
+        positions: inout [String: Int]
+    ) {
+        for selection in selections {
+            switch selection {
+            case .field(let field):
+                guard let presence = presence.under(field.conditions.evaluate(with: variables), isDeferred: false) else { continue }
+                let key = field.responseKey
+                if let position = positions[key] {
+                    groups[position].fields.append(field)
+                    // Required under one path is required (the spec merges the fields).
+                    groups[position].presence = groups[position].presence.merged(with: presence)
+                } else {
+                    positions[key] = groups.count
+                    groups.append(Group(responseKey: key, fields: [field], presence: presence))
+                }
+            case .inlineFragment(let fragment):
+                guard let inner = presence.under(fragment.conditions.evaluate(with: variables), isDeferred: fragment.isDeferred)
+                else { continue }
+                if let condition = fragment.typeCondition, !condition.applies(to: typename, inFieldOf: parentType) { continue }
+                collect(fragment.selections, typename: typename, presence: inner, into: &groups, positions: &positions)
+            case .fragmentSpread(let spread):
+                guard let inner = presence.under(spread.conditions.evaluate(with: variables), isDeferred: spread.isDeferred),
+                    spread.typeCondition.applies(to: typename, inFieldOf: parentType)
+                else { continue }
+                collect(spread.selections, typename: typename, presence: inner, into: &groups, positions: &positions)
+            }
+        }
+    }
+}
+
+/// What a ``SelectionPlan`` gives for one runtime type.
+package struct PlannedObject {
+    package let fields: [PlannedField]
+    /// The storage keys of the fields stored on a record (all but `__typename` and `__id`), in
+    /// order, when they are distinct: the records made with this plan share this one array.
+    package let storageKeys: [String]?
+    /// Whether the object selects `__id` (the store's record ID, which servers do not send).
+    package let selectsRecordID: Bool
+
+    init(fields: [PlannedField]) {
+        self.fields = fields
+        let keys = fields.filter(\.isStored).map(\.storageKey)
+        storageKeys = Set(keys).count == keys.count ? keys : nil
+        selectsRecordID = fields.contains { if case .recordID = $0.kind { true } else { false } }
+    }
+}
+
+/// One response key of a ``SelectionPlan``: the fields selected under it, merged. A class, so
+/// that the walks over every object of a list share it instead of copying its parts.
+package final class PlannedField {
+    /// What a field is to the store.
+    package enum Kind {
+        /// `__typename`: the record's type, not a field of it.
+        case typename
+        /// `__id`: the record's ID, not a field of it.
+        case recordID
+        /// A scalar or enum (or lists of them), stored as it came.
+        case scalar
+        /// An object (or lists of them), stored as links to records; `selections` are the merged
+        /// sub-selections of every field under the key.
+        case composite(namedType: String, selections: SelectionPlan)
+    }
+
+    /// Whether the response must have the field.
+    package enum Presence {
+        /// Selected unconditionally: its absence is an error.
+        case required
+        /// Under a `@defer` that may not have arrived yet: what is there must match, but its
+        /// absence is no error (a read of the store still counts it missing).
+        case deferred
+        /// Under `@include`/`@skip` whose variable was not given: it may or may not be there.
+        case conditional
+
+        /// The presence of a selection under conditions that evaluate to `holds` (`nil`: a
+        /// variable not given) inside this one; `nil` when it is not selected.
+        func under(_ holds: Bool?, isDeferred: Bool) -> Presence? {
+            switch holds {
+            case false?: return nil
+            case nil: return .conditional
+            case true?:
+                if self == .conditional { return .conditional }
+                return isDeferred ? .deferred : self
+            }
+        }
+
+        /// The presence of a response key selected twice.
+        func merged(with other: Presence) -> Presence {
+            if self == .required || other == .required { return .required }
+            if self == .deferred || other == .deferred { return .deferred }
+            return .conditional
+        }
+    }
+
+    package let responseKey: String
+    /// The first field selected under the key (its name, type and arguments are the group's).
+    package let field: Field
+    package let kind: Kind
+    package let presence: Presence
+    /// What the response must hold under the key.
+    package let check: ValueCheck
+    /// Where the store keeps the value on the record: `todos(first:10)`.
+    package let storageKey: String
+    /// Where a read finds it: the storage key, or for a `@connection` field the connection
+    /// record that the connection handler keeps.
+    package let readKey: String
+    /// The client directives of every field under the key, in selection order.
+    package let directives: [ClientDirective]
+
+    /// Whether the value is stored as a field of the record (not `__typename` or `__id`).
+    package var isStored: Bool {
+        switch kind {
+        case .typename, .recordID: return false
+        case .scalar, .composite: return true
+        }
+    }
+
+    /// Whether a response without it is an error.
+    package var isRequired: Bool { presence == .required && !isRecordID }
+
+    private var isRecordID: Bool {
+        if case .recordID = kind { return true }
+        return false
+    }
+
+    init(responseKey: String, fields: [Field], presence: Presence, variables: JSONObject) {
+        let field = fields[0]
+        self.responseKey = responseKey
+        self.field = field
+        self.presence = presence
+        switch field.name {
+        case "__typename": kind = .typename
+        case "__id": kind = .recordID
+        default:
+            if field.type.isComposite {
+                let selections = fields.count == 1 ? field.selections : fields.flatMap(\.selections)
+                let namedType = field.type.namedType
+                kind = .composite(
+                    namedType: namedType, selections: SelectionPlan(selections, parentType: namedType, variables: variables))
+            } else {
+                kind = .scalar
+            }
+        }
+        check = ValueCheck(type: field.type, scalar: field.scalar)
+        let storageKey = FieldKeys.storageKey(of: field, variables: variables)
+        self.storageKey = storageKey
+        directives = fields.count == 1 ? field.directives : fields.flatMap(\.directives)
+        readKey = FieldKeys.readKey(of: field, variables: variables, storageKey: storageKey)
+    }
+}
+
+extension FieldType {
+    /// Whether values of this type are objects (stored as linked records).
+    package var isComposite: Bool {
+        switch self {
+        case .object: return true
+        case .scalar, .enumeration: return false
+        case .nonNull(let inner), .list(let inner): return inner.isComposite
+        }
+    }
+}

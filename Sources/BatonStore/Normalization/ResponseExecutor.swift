@@ -1,0 +1,293 @@
+import BatonAPI
+
+/// How strictly the executor holds a payload to the selections.
+enum ExecutionChecks {
+    /// A server's response: every value has its selected type, every required field is there.
+    case response
+    /// An optimistic response, as relay-runtime takes one: values that are there have their
+    /// selected type, but any field may be left out (it is not written; the record keeps its
+    /// value), and a concrete type needs no `__typename`.
+    case optimistic
+    /// None: what came is stored as it is (a caller that checked it already, or wants no checks).
+    case none
+}
+
+/// What one walk over a payload gave: its records, the fields with client directives for their
+/// handlers, and the data as the store would read it back (with `__id` filled in).
+struct ExecutionResult: Sendable {
+    let records: RecordSource
+    let handles: [HandleInvocation]
+    /// The payload with each object's record ID under `__id` where the selections ask for it;
+    /// the payload itself when they do not.
+    let data: JSONObject
+}
+
+/// The one executor: a single walk over a payload and its ``SelectionPlan`` that checks the
+/// payload against the selections (a typed error with the response path), makes its records
+/// (storage keys, cache keys, client IDs, error paths left unwritten) and the handle invocations
+/// of `@connection` and the mutation directives, and gives the data in the shape the store reads
+/// it, all at once (Apollo iOS's executor shape: one walk, several outputs). Server responses,
+/// optimistic responses, local cache writes and detached reads all go through it. It reads no
+/// record, so it runs before the store's lock.
+struct ResponseExecutor {
+    let cacheKeys: CacheKeyConfiguration
+    let checks: ExecutionChecks
+    /// The error paths as a trie: a null at a path that is a prefix of one came from an error.
+    /// Built in time linear in the paths' total length.
+    private let errorPaths: ErrorPathTrie
+    private var changes = RecordSource()
+    private var handles: [HandleInvocation] = []
+    /// The trie node of the current response path; ``ErrorPathTrie/offPath`` once the path left
+    /// every error path.
+    private var errorNode = ErrorPathTrie.root
+    /// Whether any object of the walk selects `__id` (then the walk rebuilds the data with it).
+    private let fillsRecordIDs: Bool
+
+    init(cacheKeys: CacheKeyConfiguration, checks: ExecutionChecks, errorPaths: [ResponsePath], fillsRecordIDs: Bool) {
+        self.cacheKeys = cacheKeys
+        self.checks = checks
+        self.errorPaths = ErrorPathTrie(errorPaths)
+        self.fillsRecordIDs = fillsRecordIDs
+    }
+
+    /// Executes `selections` over `data`, the object stored as `rootID`.
+    static func execute(
+        _ data: JSONObject, selections: [Selection], rootID: DataID, rootType: String, variables: JSONObject,
+        cacheKeys: CacheKeyConfiguration, checks: ExecutionChecks, errorPaths: [ResponsePath] = []
+    ) throws(SelectionSetDecodingError) -> ExecutionResult {
+        var executor = ResponseExecutor(
+            cacheKeys: cacheKeys, checks: checks, errorPaths: errorPaths, fillsRecordIDs: selections.selectsRecordID)
+        let plan = SelectionPlan(selections, parentType: rootType, variables: variables)
+        let rewritten: JSONObject?
+        do {
+            rewritten = try executor.executeObject(data, id: rootID, parentType: rootType, plan: plan)
+        } catch {
+            throw error.decodingError
+        }
+        return ExecutionResult(records: executor.changes, handles: executor.handles, data: rewritten ?? data)
+    }
+
+    private var tracksPath: Bool { !errorPaths.isEmpty }
+
+    /// Checks and normalizes one object; returns it rebuilt when the walk filled in `__id` at or
+    /// below it, `nil` when it is unchanged.
+    private mutating func executeObject(
+        _ object: JSONObject, id: DataID, parentType: String, plan: SelectionPlan
+    ) throws(ValidationMismatch) -> JSONObject? {
+        let typename = object["__typename"]?.stringValue
+        let planned = plan.object(for: typename ?? parentType)
+        var values: [RecordValue] = []
+        values.reserveCapacity(planned.fields.count)
+        // The keys of `values`, kept only once they differ from the plan's shared storage keys
+        // (a field was absent, or skipped for an error).
+        var keys: [String]? = planned.storageKeys == nil ? [] : nil
+        func skip() {
+            if keys == nil, let shared = planned.storageKeys { keys = Array(shared[..<values.count]) }
+        }
+        var rebuilt: JSONObject?
+        for entry in planned.fields {
+            guard let value = object[entry.responseKey] else {
+                if checks == .response && entry.isRequired {
+                    throw ValidationMismatch(
+                        at: .key(entry.responseKey), expected: entry.check.type.graphQLDescription, found: "nothing")
+                }
+                if entry.isStored { skip() }
+                continue
+            }
+            switch entry.kind {
+            case .typename:
+                if checks != .none { try check(value, entry) }
+                continue
+            case .recordID:
+                continue
+            case .scalar:
+                if checks != .none { try check(value, entry) }
+            case .composite:
+                break
+            }
+            for directive in entry.directives {
+                handles.append(
+                    HandleInvocation(parentID: id, field: entry.field, storageKey: entry.storageKey, value: value, directive: directive))
+            }
+            let parentNode = errorNode
+            if tracksPath { errorNode = errorPaths.child(of: parentNode, .key(entry.responseKey)) }
+            defer { errorNode = parentNode }
+            let stored: RecordValue
+            if case .null = value, checks == .none || entry.check.kind != .nonNull {
+                if tracksPath && errorNode != ErrorPathTrie.offPath {
+                    skip()
+                    continue
+                }
+                stored = .null
+            } else if case .composite(let type, let selections) = entry.kind {
+                let linked: (RecordValue, JSONValue?)
+                do throws(ValidationMismatch) {
+                    linked = try executeLinked(
+                        value, check: entry.check, type: type, plan: selections, parentID: id, storageKey: entry.storageKey)
+                } catch {
+                    throw error.inside(.key(entry.responseKey))
+                }
+                stored = linked.0
+                if let changed = linked.1 {
+                    if rebuilt == nil { rebuilt = object }
+                    rebuilt![entry.responseKey] = changed
+                }
+            } else {
+                stored = .scalar(value)
+            }
+            values.append(stored)
+            keys?.append(entry.storageKey)
+        }
+        if fillsRecordIDs && planned.selectsRecordID {
+            if rebuilt == nil { rebuilt = object }
+            for entry in planned.fields {
+                if case .recordID = entry.kind { rebuilt![entry.responseKey] = .string(id.rawValue) }
+            }
+        }
+        let fields: RecordFields
+        if let keys {
+            fields = planned.storageKeys == nil ? RecordFields(zip(keys, values)) : RecordFields(uniqueKeys: keys, values: values)
+        } else {
+            fields = RecordFields(uniqueKeys: planned.storageKeys ?? [], values: values)
+        }
+        // Another occurrence of the same record in this response was written already (or while
+        // walking the children): merge, this occurrence's fields last.
+        changes.merge(
+            Record(id: id, typename: typename ?? (id == .rootID ? nil : parentType), fields: fields), replacesTypename: typename != nil)
+        return rebuilt
+    }
+
+    private func check(_ value: JSONValue, _ entry: PlannedField) throws(ValidationMismatch) {
+        do throws(ValidationMismatch) {
+            try entry.check.validate(value)
+        } catch {
+            throw error.inside(.key(entry.responseKey))
+        }
+    }
+
+    /// The value of a composite field at the level `check` describes: a link, a list of links
+    /// (and nulls), or null, with the value rebuilt when `__id` was filled in below it. Objects
+    /// without a cache key get client IDs from `parentID` and the field's storage key, plus
+    /// `:<index>` per list level (`listID` is the ID of the list holding the value at `index`).
+    private mutating func executeLinked(
+        _ value: JSONValue, check: ValueCheck, type: String, plan: SelectionPlan, parentID: DataID, storageKey: String,
+        listID: String? = nil, index: Int = 0
+    ) throws(ValidationMismatch) -> (RecordValue, JSONValue?) {
+        /// The client ID of whatever is at this place, made only when needed.
+        func clientID() -> String {
+            guard let listID else { return ClientID.make(parentID: parentID, storageKey: storageKey).rawValue }
+            let suffix = String(index)
+            var id = ""
+            id.reserveCapacity(listID.utf8.count + 1 + suffix.utf8.count)
+            id += listID
+            id += ":"
+            id += suffix
+            return id
+        }
+        var check = check
+        if check.kind == .nonNull {
+            if case .null = value, checks != .none { throw check.mismatch(found: value) }
+            check = check.inner!
+        }
+        switch value {
+        case .null:
+            return (.null, nil)
+        case .list(let items):
+            guard check.kind == .list || checks == .none else { throw check.mismatch(found: value) }
+            let inner = check.inner ?? check
+            let id = clientID()
+            var result: [RecordValue] = []
+            result.reserveCapacity(items.count)
+            var rebuilt: [JSONValue]?
+            // Room for a long list's records is made once its first sixteenth is in, at the rate
+            // of records per item so far, so the table of changes is not rebuilt as it grows.
+            let sampleEnd = items.count >= 256 ? items.count / 16 : -1
+            let countBefore = changes.count
+            for (index, item) in items.enumerated() {
+                if index == sampleEnd {
+                    let perItem = Double(changes.count - countBefore) / Double(index)
+                    changes.reserveCapacity(changes.count + Int((perItem * Double(items.count - index)).rounded(.up)))
+                }
+                let parentNode = errorNode
+                if tracksPath { errorNode = errorPaths.child(of: parentNode, .index(index)) }
+                defer { errorNode = parentNode }
+                if case .null = item, tracksPath, errorNode != ErrorPathTrie.offPath, inner.kind != .nonNull || checks == .none {
+                    result.append(.null)
+                    continue
+                }
+                let element: (RecordValue, JSONValue?)
+                do throws(ValidationMismatch) {
+                    element = try executeLinked(
+                        item, check: inner, type: type, plan: plan, parentID: parentID, storageKey: storageKey, listID: id, index: index)
+                } catch {
+                    throw error.inside(.index(index))
+                }
+                result.append(element.0)
+                if let changed = element.1 {
+                    if rebuilt == nil { rebuilt = items }
+                    rebuilt![index] = changed
+                }
+            }
+            return (.list(result), rebuilt.map(JSONValue.list))
+        case .object(let object):
+            guard check.kind == .object || checks == .none else { throw check.mismatch(found: value) }
+            let typename = object["__typename"]?.stringValue
+            let id = cacheKeys.cacheKey(typename: typename ?? type, object: object) ?? DataID(clientID())
+            let rebuilt = try executeObject(object, id: id, parentType: type, plan: plan)
+            return (.link(id), rebuilt.map(JSONValue.object))
+        default:
+            guard checks == .none else { throw check.mismatch(found: value) }
+            // Not an object where one was selected, stored as it came (unchecked payloads only).
+            return (.scalar(value), nil)
+        }
+    }
+}
+
+extension Array where Element == Selection {
+    /// Whether these selections select `__id` at any depth.
+    var selectsRecordID: Bool {
+        contains { selection in
+            switch selection {
+            case .field(let field): return field.name == "__id" || field.selections.selectsRecordID
+            case .inlineFragment(let fragment): return fragment.selections.selectsRecordID
+            case .fragmentSpread(let spread): return spread.selections.selectsRecordID
+            }
+        }
+    }
+}
+
+/// Error paths as a trie of components, so that "is this response path a prefix of an error
+/// path?" costs one step per component however long the paths are.
+struct ErrorPathTrie {
+    /// The node of the empty path.
+    static let root = 0
+    /// Not on any error path.
+    static let offPath = -1
+
+    /// Each node's children by component.
+    private var children: [[ResponsePath.Component: Int]] = [[:]]
+    /// Whether there are no error paths at all.
+    let isEmpty: Bool
+
+    init(_ paths: [ResponsePath]) {
+        isEmpty = paths.isEmpty
+        for path in paths {
+            var node = Self.root
+            for component in path.components {
+                if let next = children[node][component] {
+                    node = next
+                } else {
+                    children.append([:])
+                    children[node][component] = children.count - 1
+                    node = children.count - 1
+                }
+            }
+        }
+    }
+
+    /// The node one component below `node`, or ``offPath``.
+    func child(of node: Int, _ component: ResponsePath.Component) -> Int {
+        guard node != Self.offPath else { return Self.offPath }
+        return children[node][component] ?? Self.offPath
+    }
+}
