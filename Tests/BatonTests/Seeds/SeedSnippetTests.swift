@@ -469,9 +469,9 @@ struct SeedSnippetTests {
     /// Seed 001's convenience extension (above, as written) and its call: the optimistic response
     /// is a `[String: Any]` literal of Swift variables, without `__typename`, and no completion.
     ///
-    /// Depends on the store half of issue 27 item 2 (a concrete type needs no `__typename` in an
-    /// optimistic payload): until it lands, the commit is refused before anything is sent (and
-    /// logged at error level), so the first two expectations fail.
+    /// Relies on the store taking an optimistic response as Relay does (a concrete type needs no
+    /// `__typename`, a field left out is not written: `Store.applyOptimisticResponse`); without
+    /// it the commit is refused before anything is sent (and logged at error level).
     @Test("001 @Mutation: changeStatus.commit(id: id, complete: !todo.complete), the extension's [String: Any] optimistic response")
     func seed001ConvenienceCommitWithOptimisticResponse() async throws {
         try await withExampleServer { server in
