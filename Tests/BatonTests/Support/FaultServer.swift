@@ -152,12 +152,41 @@ extension FaultServer {
     }
 }
 
-/// A loopback port with nothing listening on it.
-func closedLoopbackPort() throws -> Int {
+/// A loopback port with nothing listening on it, released again: for a test that starts its own
+/// server on it later (another test's server may be given it meanwhile; prefer
+/// ``closedLoopbackPort()``).
+func releasedLoopbackPort() throws -> Int {
     let server = try FaultServer { _ in }
     let port = server.port
     server.stop()
     return port
+}
+
+/// A loopback port with nothing listening on it.
+///
+/// The port is held by a socket that is bound but never listens, kept open for the rest of the
+/// process: a connection to it is refused, and no other test's server can be given the port
+/// meanwhile (a port merely closed again was, in a full parallel run, handed to the example
+/// server, which then answered the "refused" request).
+func closedLoopbackPort() throws -> Int {
+    let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard holder >= 0 else { throw POSIXError(.EIO) }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = 0
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let bound = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(holder, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard bound == 0 else {
+        close(holder)
+        throw POSIXError(.EADDRINUSE)
+    }
+    var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+    _ = withUnsafeMutablePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(holder, $0, &length) }
+    }
+    return Int(UInt16(bigEndian: address.sin_port))
 }
 
 /// A request as the fault server read it.

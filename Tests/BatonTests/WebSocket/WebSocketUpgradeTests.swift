@@ -149,7 +149,7 @@ struct WebSocketUpgradeTests {
 
     /// A refused connection (nothing listening yet) is retried until the server is up.
     @Test func aRefusedConnectionIsRetried() async throws {
-        let port = try closedLoopbackPort()
+        let port = try releasedLoopbackPort()
         let policy = ReconnectPolicy.exponentialBackoff(maxAttempts: 20, initialDelay: .milliseconds(100), maxDelay: .milliseconds(200))
         let transport = WebSocketNetworkTransport(
             url: URL(string: "ws://127.0.0.1:\(port)/graphql")!,
