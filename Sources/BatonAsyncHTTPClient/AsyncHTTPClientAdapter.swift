@@ -26,7 +26,7 @@ import Tracing
 ///   bounds a compression bomb whatever that configuration says; the configuration's own limit
 ///   may stop it sooner, as a network error.
 /// - **Redirects** are followed by the adapter, by `HTTPRequestOptions.redirect(of:body:status:to:)`
-///   (the rule ``Baton/URLSessionHTTPClient`` follows too): at most `maxRedirects`, without
+///   (the rule `URLSessionHTTPClient` follows too): at most `maxRedirects`, without
 ///   `Authorization`, `Cookie`, `Proxy-Authorization` and the `SensitiveData` headers on
 ///   another origin, a 307 or 308 of a request with a body only to its own origin with its
 ///   method and body, else `HTTPClientLimitError.redirectRefused(status:location:reason:)`.

@@ -22,7 +22,7 @@ import HTTPTypesFoundation
 ///   them itself with no limit of its own; counting the inflated bytes bounds a compression bomb
 ///   as well as a plain large body, and keeps compression for honest servers.
 /// - **Back-pressure: not yet on Linux.** A streamed response (`stream`) runs in a session of its
-///   own and counts what its consumer has not taken (``ReceiveWindow``), but FoundationNetworking
+///   own and counts what its consumer has not taken (`ReceiveWindow`), but FoundationNetworking
 ///   reads the socket as fast as it can: holding its reader back held up every session in the
 ///   process. What the socket delivers waits in memory until the consumer takes it; the
 ///   transport's limits (`maxPartBytes`, `maxResponseBytes`) still end the operation.

@@ -16,7 +16,7 @@ public struct HandleInvocation: Sendable {
 /// becomes the record of that key, others get client IDs from their parent and field; scalars are
 /// stored by storage key, objects as links. A null at a path where the response reports an error
 /// is not written, so a failed field never overwrites good data with null. It is the store's one
-/// executor (``ResponseExecutor``) with its checks off; the client and the store check payloads
+/// executor (`ResponseExecutor`) with its checks off; the client and the store check payloads
 /// in the same walk that normalizes them.
 public enum ResponseNormalizer {
     /// Normalizes `data` (the response's `data`, or any object) read with `selections` into
