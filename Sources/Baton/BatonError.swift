@@ -20,6 +20,10 @@ public enum BatonError: Error, Sendable, CustomStringConvertible, LocalizedError
     /// The server redirected the request (`status`, to `location`) and the HTTP client would not
     /// follow: a `POST` whose body a redirect would drop or change.
     case redirectRefused(operationName: String, status: Int, location: String, reason: String)
+    /// A streaming response's server sent ``ResponseLimits/maxUnreadBytes`` (`limit`) more than
+    /// the operation had parsed, over an HTTP client that cannot hold the server back
+    /// (`URLSession` on Linux): reading stopped.
+    case consumerFellBehind(operationName: String, limit: Int)
     /// The server answered with a status that carries no GraphQL response (a 500 with an HTML
     /// page, a 404, …). `errors` holds any GraphQL errors the body did contain.
     case httpStatus(operationName: String, status: Int, contentType: String?, bodyExcerpt: String, errors: [GraphQLError])
@@ -88,6 +92,8 @@ public enum BatonError: Error, Sendable, CustomStringConvertible, LocalizedError
             return "\(name): the response is larger than ResponseLimits.maxResponseBytes (\(limit) bytes); reading stopped"
         case .tooManyRedirects(let name, let limit):
             return "\(name): more than ResponseLimits.maxRedirects (\(limit)) redirects"
+        case .consumerFellBehind(let name, let limit):
+            return "\(name): the server sent more than ResponseLimits.maxUnreadBytes (\(limit) bytes) ahead of what was parsed; reading stopped"
         case .redirectRefused(let name, let status, let location, let reason):
             return "\(name): HTTP \(status) redirect to \(location) not followed: \(reason)"
         case .httpStatus(let name, let status, let contentType, let excerpt, let errors):

@@ -104,6 +104,7 @@ struct TracingObservation: OperationObservation {
         case .malformedResponse, .invalidResponse, .dataMismatch, .incompleteResponse: return "invalid_response"
         case .cacheMiss: return "cache_miss"
         case .responseTooLarge: return "response_too_large"
+        case .consumerFellBehind: return "consumer_fell_behind"
         case .tooManyRedirects, .redirectRefused: return "redirect"
         case .subscriptionFailed: return "graphql"
         default: return "other"

@@ -4,7 +4,7 @@
 //
 //     baton-hostile-streams <defer|multipart-subscription|sse-subscription|query> <url> [maxPartBytes] [urlSession|asyncHTTPClient]
 //
-// Prints `outcome: <result or error>`, `baseline: <VmHWM in kB once the client is made, before
+// `maxUnreadBytes` is twice `maxPartBytes`. Prints `outcome: <result or error>`, `baseline: <VmHWM in kB once the client is made, before
 // the operation>` and `peak: <VmHWM in kB at the end>`.
 import Baton
 import BatonAsyncHTTPClient
@@ -17,7 +17,10 @@ guard arguments.count >= 3, let url = URL(string: arguments[2]) else {
     exit(2)
 }
 var limits = ResponseLimits(operationTimeout: .seconds(120))
-if arguments.count >= 4, let part = Int(arguments[3]) { limits.maxPartBytes = part }
+if arguments.count >= 4, let part = Int(arguments[3]) {
+    limits.maxPartBytes = part
+    limits.maxUnreadBytes = 2 * part
+}
 let httpClient: any HTTPClient = arguments.count >= 5 && arguments[4] == "asyncHTTPClient" ? AsyncHTTPClientAdapter() : URLSessionHTTPClient()
 
 /// The peak resident set (`VmHWM`, kB) from /proc/self/status; -1 where there is none.

@@ -75,16 +75,23 @@ public struct HTTPRequestOptions: Sendable, Hashable {
     /// Header names (any case) never sent to another origin on a redirect, beside the ones
     /// always dropped (``HTTPRequestOptions/credentialHeaderNames``).
     public var sensitiveHeaderNames: Set<String>
+    /// The most bytes of a streamed body the client may hold that its consumer has not taken,
+    /// for a client that cannot stop reading the socket while its consumer is behind; past it
+    /// the stream fails with ``HTTPClientLimitError/consumerFellBehind(limit:)``. A client that
+    /// reads only as fast as its consumer takes never reaches it.
+    public var maxUnreadBytes: Int
 
     /// Options with `ResponseLimits`' defaults.
     public init(
         timeout: Duration? = nil, maxResponseBytes: Int? = ResponseLimits.default.maxResponseBytes,
-        maxRedirects: Int = ResponseLimits.default.maxRedirects, sensitiveHeaderNames: Set<String> = []
+        maxRedirects: Int = ResponseLimits.default.maxRedirects, sensitiveHeaderNames: Set<String> = [],
+        maxUnreadBytes: Int = ResponseLimits.default.maxUnreadBytes
     ) {
         self.timeout = timeout
         self.maxResponseBytes = maxResponseBytes
         self.maxRedirects = maxRedirects
         self.sensitiveHeaderNames = sensitiveHeaderNames
+        self.maxUnreadBytes = maxUnreadBytes
     }
 
     /// The headers a redirect to another origin never carries, as browsers and curl drop them
@@ -165,4 +172,8 @@ public enum HTTPClientLimitError: Error, Sendable, Hashable {
     case tooManyRedirects(limit: Int)
     /// A redirect the client would not follow: `status` to `location`, for `reason`.
     case redirectRefused(status: Int, location: String, reason: String)
+    /// The consumer of a streamed body fell ``HTTPRequestOptions/maxUnreadBytes`` (`limit`)
+    /// behind what the server sent, and the client could not hold the server back: reading
+    /// stopped.
+    case consumerFellBehind(limit: Int)
 }

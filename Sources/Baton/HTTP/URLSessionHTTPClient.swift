@@ -21,11 +21,12 @@ import HTTPTypesFoundation
 ///   refused before any of the body is read). URLSession asks for gzip, br and zstd and inflates
 ///   them itself with no limit of its own; counting the inflated bytes bounds a compression bomb
 ///   as well as a plain large body, and keeps compression for honest servers.
-/// - **Back-pressure: not yet on Linux.** A streamed response (`stream`) runs in a session of its
-///   own and counts what its consumer has not taken (`ReceiveWindow`), but FoundationNetworking
-///   reads the socket as fast as it can: holding its reader back held up every session in the
-///   process. What the socket delivers waits in memory until the consumer takes it; the
-///   transport's limits (`maxPartBytes`, `maxResponseBytes`) still end the operation.
+/// - **Unread bytes.** A streamed response (`stream`) runs in a session of its own and counts
+///   what its consumer has not taken (`ReceiveWindow`). FoundationNetworking cannot pause a
+///   transfer and reads the socket as fast as it can, so once the consumer is
+///   `options.maxUnreadBytes` behind, the response fails with
+///   ``HTTPClientLimitError/consumerFellBehind(limit:)`` rather than fill memory. (The
+///   AsyncHTTPClient adapter reads only as fast as its consumer takes.)
 /// - **Redirects.** The session never follows a redirect itself (on Linux it would send the
 ///   original request's every header, `Authorization` included, to any origin, and drop a
 ///   `POST`'s body): the client follows it by ``HTTPRequestOptions/redirect(of:body:status:to:)``,
@@ -88,11 +89,13 @@ public struct URLSessionHTTPClient: HTTPClient {
         let limit = options.maxResponseBytes
         let configuration = streaming.configuration
         let (head, chunks) = try await following(request, body: body, options: options) { current, currentBody in
-            // A session of its own, so that holding its reader back holds back no other request.
-            let window = ReceiveWindow(highWater: Self.streamedBytesAhead)
+            // A session of its own, whose delegate queue delivers only this body's chunks, one at
+            // a time and in order.
+            let window = ReceiveWindow(limit: options.maxUnreadBytes)
             let delegate = StreamingSessionDelegate()
-            let session = URLSession(
-                configuration: configuration, delegate: delegate, delegateQueue: BackPressuredDelegateQueue(window: window))
+            let queue = OperationQueue()
+            queue.maxConcurrentOperationCount = 1
+            let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
             let made: (URLSessionTask, @Sendable () -> Void)
             do {
                 made = try await makeTask(current, body: currentBody, timeout: options.timeout, in: session)
@@ -108,10 +111,6 @@ public struct URLSessionHTTPClient: HTTPClient {
         }
         return (try Self.httpResponse(head), chunks)
     }
-
-    /// How many bytes of a streamed response may wait for its consumer before the session's
-    /// reader would wait (not enforced on Linux yet, see the type's documentation): 1 MiB.
-    public static let streamedBytesAhead = 1 << 20
 
     /// Runs `perform` for `request`, then, for each redirect the delegate declined to follow,
     /// for its target by ``HTTPRequestOptions/redirect(of:body:status:to:)``. `perform` is given
@@ -239,7 +238,7 @@ final class StreamingSessionDelegate: NSObject, URLSessionDataDelegate, @uncheck
     private var states: [Int: TaskState] = [:]
 
     /// Starts `task` and returns its response head and its body as a stream; `window` counts
-    /// what the stream holds that its consumer has not taken (the session's reader waits on it).
+    /// what the stream holds that its consumer has not taken (past its limit, the task fails).
     func start(
         _ task: URLSessionTask, limit: Int?, window: ReceiveWindow, onFinish: @escaping @Sendable () -> Void
     ) async throws -> (URLResponse, AsyncThrowingStream<Data, any Error>) {
@@ -247,7 +246,6 @@ final class StreamingSessionDelegate: NSObject, URLSessionDataDelegate, @uncheck
         let handle = CancellableTaskHandle()
         handle.set(task)
         continuation.onTermination = { @Sendable termination in
-            window.release()
             if case .cancelled = termination { handle.cancel() }
         }
         let head = try await withTaskCancellationHandler {
@@ -261,7 +259,7 @@ final class StreamingSessionDelegate: NSObject, URLSessionDataDelegate, @uncheck
         } onCancel: {
             handle.cancel()
         }
-        // What the consumer takes opens the window again.
+        // What the consumer takes leaves the window.
         let chunks = BackPressuredStream.make(of: Data.self, capacity: 1) { send in
             for try await chunk in delivered {
                 window.taken(chunk.count)
@@ -373,14 +371,15 @@ final class StreamingSessionDelegate: NSObject, URLSessionDataDelegate, @uncheck
             fail(dataTask, with: HTTPClientLimitError.responseTooLarge(limit: overLimit))
             return
         }
-        window?.delivered(data.count)
+        if let window, !window.delivered(data.count) {
+            fail(dataTask, with: HTTPClientLimitError.consumerFellBehind(limit: window.limit))
+            return
+        }
         body?.yield(data)
     }
 
     func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
         guard let state = lock.withLock({ states.removeValue(forKey: task.taskIdentifier) }) else { return }
-        // Nothing more arrives: the session's queue never waits for the consumer again.
-        state.window?.release()
         state.onFinish()
         let response = state.response ?? task.response
         // FoundationNetworking redirects only 301, 302, 303 and 307 through the delegate: a 308

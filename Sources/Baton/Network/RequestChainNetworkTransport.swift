@@ -322,7 +322,7 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport, Subscript
         let maxBytes = request.limits.maxResponseBytes
         let options = HTTPRequestOptions(
             timeout: timeout, maxResponseBytes: isSubscription ? nil : maxBytes, maxRedirects: request.limits.maxRedirects,
-            sensitiveHeaderNames: sensitiveData.headerNames)
+            sensitiveHeaderNames: sensitiveData.headerNames, maxUnreadBytes: request.limits.maxUnreadBytes)
         let tooLarge = BatonError.responseTooLarge(operationName: operationName, limit: maxBytes)
         guard request.acceptsIncrementalDelivery || isSubscription else {
             let (response, data) = try await withDeadline(timeout, timeoutError: timedOut) {
@@ -380,6 +380,7 @@ public struct RequestChainNetworkTransport: UploadingNetworkTransport, Subscript
             case .tooManyRedirects(let count): return BatonError.tooManyRedirects(operationName: name, limit: count)
             case .redirectRefused(let status, let location, let reason):
                 return BatonError.redirectRefused(operationName: name, status: status, location: location, reason: reason)
+            case .consumerFellBehind(let bytes): return BatonError.consumerFellBehind(operationName: name, limit: bytes)
             }
         }
         if let urlError = error as? URLError {

@@ -40,6 +40,14 @@ public struct ResponseLimits: Sendable, Hashable {
     /// only a 307 or 308 to its own origin, with its method and body
     /// (else ``BatonError/redirectRefused(operationName:status:location:reason:)``). Default: 10.
     public var maxRedirects: Int
+    /// The most bytes of a streaming response (`@defer`, a subscription over HTTP) that may
+    /// wait, received but not yet parsed. AsyncHTTPClient (`BatonAsyncHTTPClient`) reads the
+    /// socket only as fast as Baton parses and never reaches it. `URLSession` on Linux cannot be
+    /// held back (FoundationNetworking cannot pause a transfer), so there a server that sends
+    /// faster than the operation's consumer takes ends it with
+    /// ``BatonError/consumerFellBehind(operationName:limit:)`` instead of filling memory; on
+    /// Linux, prefer the AsyncHTTPClient adapter for subscriptions that burst. Default: 32 MiB.
+    public var maxUnreadBytes: Int
 
     /// The defaults, or others given here.
     public init(
@@ -47,8 +55,10 @@ public struct ResponseLimits: Sendable, Hashable {
         maxPartBytes: Int = 16 << 20,
         maxErrorPathLength: Int = 1_024,
         operationTimeout: Duration? = .seconds(60),
-        maxRedirects: Int = 10
+        maxRedirects: Int = 10,
+        maxUnreadBytes: Int = 32 << 20
     ) {
+        self.maxUnreadBytes = maxUnreadBytes
         self.maxRedirects = maxRedirects
         self.maxResponseBytes = maxResponseBytes
         self.maxPartBytes = maxPartBytes

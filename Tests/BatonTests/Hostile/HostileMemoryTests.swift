@@ -7,7 +7,8 @@ import Testing
 /// a 1 GB part or line, or 100 MB of comments, and the client stops at `maxPartBytes` (4 MiB
 /// here) or reads to the end. Over AsyncHTTPClient, whose socket is read only as fast as the
 /// parser goes, the peak stays within a small multiple of the limit above the process's
-/// baseline; over URLSession on Linux (no back-pressure from the socket yet) only loosely.
+/// baseline. URLSession cannot be held back on Linux: it stops once the parser is
+/// `maxUnreadBytes` (8 MiB here) behind, and its peak is bounded by the limits, loosely.
 @Suite("Hostile streams: memory")
 struct HostileMemoryTests {
     /// The executable built beside the tests.
@@ -61,9 +62,11 @@ struct HostileMemoryTests {
     /// The whole process, baseline included (a debug build's is ~20–40 MB).
     static let bound = 128
 
-    /// URLSession on Linux reads the socket as fast as it can (its reader cannot be held back
-    /// without holding up every session: see `URLSessionHTTPClient`), so what the server sends
-    /// waits in memory while the parser catches up: bounded only loosely (the old bound).
+    /// URLSession on Linux reads the socket as fast as it can (FoundationNetworking cannot pause
+    /// a transfer, and holding its reader back holds up every session: see
+    /// `URLSessionHTTPClient`): what libcurl has read waits in its delegate queue, and it reads on
+    /// for a while after the client cancels. Bounded by the limits, not by what the server sends,
+    /// but loosely (measured: 77–200 MB peaks whether the server sends 100 MB or 1 GB).
     static let urlSessionBound = 256
 
     static func expectBounded(_ run: (outcome: String, peakMB: Int, aboveBaselineMB: Int), kind: HTTPClientKind = .urlSession) {
@@ -107,13 +110,20 @@ struct HostileMemoryTests {
 
     /// 100 MB of comments (one comment line: never kept, however long): the subscription ends
     /// normally, and the socket is read only as fast as the parser goes (was 117 MB resident).
+    /// URLSession on Linux reads as fast as the server sends: when the parser falls
+    /// `maxUnreadBytes` behind, the subscription ends with `consumerFellBehind` instead (was
+    /// 122 MB resident, 380 MB for 400 MB of comments).
     @Test(arguments: HTTPClientKind.allCases)
     func aHundredMegabytesOfCommentsAreReadToTheEnd(kind: HTTPClientKind) async throws {
         let run = try await Self.run(
             mode: "sse-subscription",
             head: "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n:",
             byte: UInt8(ascii: "c"), count: 100 << 20, tail: "\n\nevent: complete\ndata:\n\n", kind: kind)
-        #expect(run.outcome == "events 0", "\(run.outcome)")
+        if kind == .urlSession {
+            #expect(run.outcome == "events 0" || run.outcome.contains("maxUnreadBytes (\(2 * Self.partLimit) bytes)"), "\(run.outcome)")
+        } else {
+            #expect(run.outcome == "events 0", "\(run.outcome)")
+        }
         Self.expectBounded(run, kind: kind)
     }
 
