@@ -33,7 +33,6 @@ let package = Package(
         .package(url: "https://github.com/hummingbird-project/hummingbird", from: "2.28.1"),
         .package(url: "https://github.com/apple/swift-http-types", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
-        .package(url: "https://github.com/apple/swift-crypto", "3.12.3"..<"5.0.0"),
         .package(url: "https://github.com/apple/swift-log", from: "1.16.2"),
         .package(url: "https://github.com/apple/swift-collections", from: "1.1.0"),
         .package(url: "https://github.com/swift-server/async-http-client", from: "1.37.0"),
@@ -56,6 +55,9 @@ let package = Package(
     targets: [
         // What generated code and users touch: JSON, operations, selection sets, results.
         .target(name: "BatonAPI"),
+        // SHA-256, for the generator's operation identifiers and the example server (no
+        // cryptography library: see SHA256.swift).
+        .target(name: "BatonDigest"),
         // The normalized store: records, normalizer, reader, watchers, GC, persistence protocol.
         .target(name: "BatonStore", dependencies: ["BatonAPI", .product(name: "Logging", package: "swift-log")]),
         // SQLite persistence of records (the system's libsqlite3).
@@ -123,7 +125,7 @@ let package = Package(
             dependencies: [
                 .product(name: "GraphQL", package: "GraphQL"),
                 .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Crypto", package: "swift-crypto"),
+                "BatonDigest",
                 .product(name: "OrderedCollections", package: "swift-collections"),
                 .product(name: "HummingbirdWebSocket", package: "hummingbird-websocket"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
@@ -176,10 +178,10 @@ let package = Package(
             dependencies: ["BatonStore", "BatonSQLite", "BatonExampleAPI", "baton-cache-stress", "BatonTestSupport"]
         ),
         // The code generator: schema, documents, validation, Swift rendering, manifest. Its own
-        // SHA-256 (Output/SHA256.swift), not swift-crypto's: see the measurement there.
+        // SHA-256 (BatonDigest), not swift-crypto's: see the measurement there.
         .target(
             name: "BatonCodegen",
-            dependencies: [.product(name: "GraphQL", package: "GraphQL")]
+            dependencies: ["BatonDigest", .product(name: "GraphQL", package: "GraphQL")]
         ),
         // The command line: `baton generate`, `baton fetch-schema`.
         .executableTarget(
@@ -193,7 +195,7 @@ let package = Package(
         .plugin(name: "BatonCodegenPlugin", capability: .buildTool(), dependencies: ["baton"]),
         .testTarget(
             name: "BatonCodegenTests",
-            dependencies: ["BatonCodegen", "BatonAPI", "BatonStore", "BatonTesting", "BatonExampleServer", "BatonTestSupport"],
+            dependencies: ["BatonCodegen", "BatonDigest", "BatonAPI", "BatonStore", "BatonTesting", "BatonExampleServer", "BatonTestSupport"],
             exclude: ["Fixtures"]
         ),
         .testTarget(name: "BatonAPITests", dependencies: ["BatonAPI", "BatonExampleAPI", "BatonTestSupport"]),
@@ -211,7 +213,7 @@ let package = Package(
                 "Baton", "BatonAPI", "BatonSQLite", "BatonWebSocket", "BatonExampleAPI", "BatonExampleServer", "BatonAsyncHTTPClient",
                 "BatonInstrumentation",
                 "BatonTesting", "BatonExampleMocks", "BatonTestSupport", "baton-hostile-client", "baton-hostile-streams",
-                .product(name: "Crypto", package: "swift-crypto"),
+                "BatonDigest",
                 .product(name: "WSClient", package: "swift-websocket"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),

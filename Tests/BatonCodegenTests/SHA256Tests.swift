@@ -1,9 +1,9 @@
 import Testing
 
-@testable import BatonCodegen
+import BatonDigest
 import BatonTestSupport
 
-/// The generator's own SHA-256 (operation identifiers) against FIPS 180-4's examples and the
+/// Baton's own SHA-256 (operation identifiers, the example server's hashes) against FIPS 180-4's examples and the
 /// padding boundaries, where hand-written hashes go wrong.
 @Suite("SHA-256", .ownThread)
 struct SHA256Tests {
@@ -39,5 +39,23 @@ struct SHA256Tests {
     ])
     func paddingBoundaries(count: Int, digest: String) {
         #expect(SHA256.hexDigest(String(repeating: "a", count: count)) == digest)
+    }
+
+    /// Chunk by chunk (as the example server hashes an upload) gives the digest of the whole,
+    /// whatever the chunks' sizes: seeded random splits of 10,000 bytes, across block boundaries.
+    @Test func chunkByChunkEqualsAllAtOnce() {
+        let bytes = (0..<10_000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+        let whole = SHA256.hash(data: bytes)
+        var generator = SeededGenerator(seed: 2026)
+        for _ in 0..<50 {
+            var hasher = SHA256()
+            var offset = 0
+            while offset < bytes.count {
+                let size = min(Int(generator.next() % 150), bytes.count - offset)
+                hasher.update(data: bytes[offset..<(offset + size)])
+                offset += size
+            }
+            #expect(hasher.finalize() == whole)
+        }
     }
 }

@@ -1,3 +1,4 @@
+import BatonDigest
 import Foundation
 import GraphQL
 

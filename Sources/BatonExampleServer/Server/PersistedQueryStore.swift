@@ -1,4 +1,4 @@
-import Crypto
+import BatonDigest
 import Foundation
 
 /// The server's persisted queries: SHA-256 hash (lowercase hex) → document.
@@ -65,7 +65,7 @@ public final class PersistedQueryStore: Sendable {
 
     /// SHA-256 of a document's UTF-8 bytes, lowercase hex.
     public static func sha256(_ document: String) -> String {
-        SHA256.hash(data: Data(document.utf8)).map { String(format: "%02x", $0) }.joined()
+        SHA256.hexDigest(document)
     }
 }
 

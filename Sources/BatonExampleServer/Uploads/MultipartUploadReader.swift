@@ -1,4 +1,4 @@
-import Crypto
+import BatonDigest
 import Foundation
 import GraphQL
 import Hummingbird
@@ -169,7 +169,7 @@ private final class PartState {
             files[name] = UploadedFile(
                 id: "upload-\(files.count + 1)", path: name, filename: filename,
                 mimetype: headers["content-type"] ?? "application/octet-stream", size: size,
-                sha256: digest.map { String(format: "%02x", $0) }.joined())
+                sha256: SHA256.hex(digest))
         } else {
             fields[name] = fieldData
         }

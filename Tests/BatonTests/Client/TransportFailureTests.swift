@@ -1,6 +1,6 @@
 import BatonAPI
 import BatonExampleAPI
-import Crypto
+import BatonDigest
 import Foundation
 import HTTPTypes
 import Testing

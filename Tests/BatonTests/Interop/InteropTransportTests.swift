@@ -1,6 +1,6 @@
 import BatonAPI
 import BatonWebSocket
-import Crypto
+import BatonDigest
 import Foundation
 import HTTPTypes
 import Testing

@@ -1,6 +1,6 @@
 import BatonAPI
 import BatonExampleAPI
-import Crypto
+import BatonDigest
 import Foundation
 
 // Operations with Baton's client directives (`@connection`, the mutation directives, `__id`),

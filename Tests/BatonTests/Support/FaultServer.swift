@@ -1,4 +1,4 @@
-import Crypto
+import BatonTestSupport
 import Foundation
 
 #if canImport(Glibc)
@@ -315,7 +315,7 @@ final class FaultConnection: @unchecked Sendable {
     /// Answers an upgrade request with 101, echoing the first subprotocol asked for.
     func acceptWebSocket(_ request: FaultRequest) {
         let key = request.header("Sec-WebSocket-Key") ?? ""
-        let digest = Insecure.SHA1.hash(data: Data((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").utf8))
+        let digest = SHA1.hash(Array((key + "258EAFA5-E914-47DA-95CA-C5AB0DC85B11").utf8))
         let accept = Data(digest).base64EncodedString()
         var response = "HTTP/1.1 101 Switching Protocols\r\nUpgrade: websocket\r\nConnection: Upgrade\r\nSec-WebSocket-Accept: \(accept)\r\n"
         if let protocols = request.header("Sec-WebSocket-Protocol"), let first = protocols.split(separator: ",").first {

@@ -1,7 +1,7 @@
 import BatonAPI
 import BatonExampleAPI
 import BatonExampleServer
-import Crypto
+import BatonDigest
 import Foundation
 import HTTPTypes
 import Testing
