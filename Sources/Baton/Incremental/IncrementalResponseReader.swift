@@ -11,38 +11,13 @@ enum IncrementalResponseReader {
     static func responses(
         _ result: HTTPResult, operationName: String, limits: ResponseLimits = .default
     ) -> AsyncThrowingStream<GraphQLResponse, any Error> {
-        let chunks = result.streamedBody ?? AsyncThrowingStream { $0.finish() }
         let contentType = result.response.headerFields[.contentType] ?? ""
         let response = result.response
-        return BackPressuredStream.make(capacity: 1) { send in
-            var assembler = IncrementalResponseAssembler(contentType: contentType, operationName: operationName, limits: limits)
-            do {
-                for try await chunk in chunks {
-                    var ready: [GraphQLResponse] = []
-                    var failure: (any Error)?
-                    do {
-                        try assembler.append(chunk) { body, hasNext, patches in
-                            ready.append(GraphQLResponse(body: body, httpResponse: response, hasNext: hasNext, patches: patches))
-                        }
-                    } catch {
-                        failure = error
-                    }
-                    // What came before a failure is delivered first.
-                    for part in ready {
-                        guard await send(part) else { return }
-                    }
-                    if let failure { throw failure }
-                    if assembler.isDone { break }
-                }
-                try Task.checkCancellation()
-                try assembler.finish()
-            } catch let error as BatonError {
-                throw error
-            } catch is CancellationError {
-                throw CancellationError()
-            } catch {
-                throw BatonError.network(operationName: operationName, underlying: error)
-            }
+        return StreamedBodyReader.responses(
+            of: result.streamedBody, operationName: operationName,
+            assembler: IncrementalResponseAssembler(contentType: contentType, operationName: operationName, limits: limits)
+        ) { body, hasNext, patches in
+            GraphQLResponse(body: body, httpResponse: response, hasNext: hasNext, patches: patches)
         }
     }
 }
@@ -50,7 +25,7 @@ enum IncrementalResponseReader {
 /// The synchronous core of ``IncrementalResponseReader``: splits the chunks of a `multipart/mixed`
 /// body into parts, parses each part's JSON and merges it into the response so far. The
 /// `fuzz-multipart` target (`Fuzz/`) drives it through `_IncrementalDeliveryFuzzEntry`.
-struct IncrementalResponseAssembler {
+struct IncrementalResponseAssembler: StreamedBodyAssembler {
     let operationName: String
     private var parser: MultipartMixedParser
     private var merger: IncrementalResponseMerger
@@ -74,7 +49,7 @@ struct IncrementalResponseAssembler {
     /// Adds a chunk of the body; calls `yield` with the response merged so far, and whether more
     /// parts follow, after each part it completes that carries something. Stops after the part
     /// with `hasNext: false`, ignoring what follows it.
-    mutating func append(_ chunk: Data, yield: (JSONObject, Bool, [IncrementalPatch]?) -> Void) throws(BatonError) {
+    mutating func append(_ chunk: Data, yield: ((body: JSONObject, hasNext: Bool, patches: [IncrementalPatch]?)) -> Void) throws(BatonError) {
         guard !lastPartMerged else { return }
         var parts: [Data] = []
         var tooLarge: MultipartMixedParser.PartTooLarge?
@@ -104,7 +79,7 @@ struct IncrementalResponseAssembler {
                 throw BatonError.invalidResponse(operationName: operationName, reason: "incremental delivery: \(error)")
             }
             guard merged else { continue }
-            yield(merger.body, merger.hasNext, merger.latestPatches)
+            yield((merger.body, merger.hasNext, merger.latestPatches))
             if !merger.hasNext {
                 lastPartMerged = true
                 return

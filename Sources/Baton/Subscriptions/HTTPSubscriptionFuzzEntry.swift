@@ -30,10 +30,10 @@ import Foundation
                 let chunk = Data(body[start..<end])
                 if sse {
                     try sseAssembler.append(chunk) { results.append(JSONValue.object($0).serializedString()) }
-                    if sseAssembler.isComplete { break }
+                    if sseAssembler.isDone { break }
                 } else {
                     try multipartAssembler.append(chunk) { results.append(JSONValue.object($0).serializedString()) }
-                    if multipartAssembler.isFinished { break }
+                    if multipartAssembler.isDone { break }
                 }
                 start = end
             }

@@ -12,44 +12,17 @@ enum MultipartSubscriptionReader {
     static func responses(
         _ result: HTTPResult, operationName: String, limits: ResponseLimits = .default
     ) -> AsyncThrowingStream<GraphQLResponse, any Error> {
-        let chunks = result.streamedBody ?? AsyncThrowingStream { $0.finish() }
         let contentType = result.response.headerFields[.contentType] ?? ""
         let response = result.response
-        return BackPressuredStream.make(capacity: 1) { send in
-            var assembler = MultipartSubscriptionAssembler(contentType: contentType, operationName: operationName, limits: limits)
-            do {
-                for try await chunk in chunks {
-                    var ready: [GraphQLResponse] = []
-                    var failure: (any Error)?
-                    do {
-                        try assembler.append(chunk) { body in
-                            ready.append(GraphQLResponse(body: body, httpResponse: response))
-                        }
-                    } catch {
-                        failure = error
-                    }
-                    // What came before a failure is delivered first.
-                    for event in ready {
-                        guard await send(event) else { return }
-                    }
-                    if let failure { throw failure }
-                    if assembler.isFinished { break }
-                }
-                try Task.checkCancellation()
-                try assembler.finish()
-            } catch let error as BatonError {
-                throw error
-            } catch is CancellationError {
-                throw CancellationError()
-            } catch {
-                throw BatonError.network(operationName: operationName, underlying: error)
-            }
-        }
+        return StreamedBodyReader.responses(
+            of: result.streamedBody, operationName: operationName,
+            assembler: MultipartSubscriptionAssembler(contentType: contentType, operationName: operationName, limits: limits)
+        ) { body in GraphQLResponse(body: body, httpResponse: response) }
     }
 }
 
 /// The synchronous core of ``MultipartSubscriptionReader``: parts in, results out.
-struct MultipartSubscriptionAssembler {
+struct MultipartSubscriptionAssembler: StreamedBodyAssembler {
     let operationName: String
     private var parser: MultipartMixedParser
     private let limits: ResponseLimits
@@ -65,7 +38,7 @@ struct MultipartSubscriptionAssembler {
     }
 
     /// Whether the closing delimiter was read.
-    var isFinished: Bool { parser.isFinished }
+    var isDone: Bool { parser.isFinished }
 
     /// Adds a chunk; calls `yield` with each event's result, in order.
     mutating func append(_ chunk: Data, yield: (JSONObject) -> Void) throws(BatonError) {

@@ -11,49 +11,22 @@ enum ServerSentEventSubscriptionReader {
     static func responses(
         _ result: HTTPResult, operationName: String, limits: ResponseLimits = .default
     ) -> AsyncThrowingStream<GraphQLResponse, any Error> {
-        let chunks = result.streamedBody ?? AsyncThrowingStream { $0.finish() }
         let response = result.response
-        return BackPressuredStream.make(capacity: 1) { send in
-            var assembler = ServerSentEventSubscriptionAssembler(operationName: operationName, limits: limits)
-            do {
-                for try await chunk in chunks {
-                    var ready: [GraphQLResponse] = []
-                    var failure: (any Error)?
-                    do {
-                        try assembler.append(chunk) { body in
-                            ready.append(GraphQLResponse(body: body, httpResponse: response))
-                        }
-                    } catch {
-                        failure = error
-                    }
-                    // What came before a failure is delivered first.
-                    for event in ready {
-                        guard await send(event) else { return }
-                    }
-                    if let failure { throw failure }
-                    if assembler.isComplete { break }
-                }
-                try Task.checkCancellation()
-                try assembler.finish()
-            } catch let error as BatonError {
-                throw error
-            } catch is CancellationError {
-                throw CancellationError()
-            } catch {
-                throw BatonError.network(operationName: operationName, underlying: error)
-            }
-        }
+        return StreamedBodyReader.responses(
+            of: result.streamedBody, operationName: operationName,
+            assembler: ServerSentEventSubscriptionAssembler(operationName: operationName, limits: limits)
+        ) { body in GraphQLResponse(body: body, httpResponse: response) }
     }
 }
 
 /// The synchronous core of ``ServerSentEventSubscriptionReader``.
-struct ServerSentEventSubscriptionAssembler {
+struct ServerSentEventSubscriptionAssembler: StreamedBodyAssembler {
     let operationName: String
     private var parser: ServerSentEventParser
     private let limits: ResponseLimits
     private var nextCount = 0
     /// Whether the `complete` event was read.
-    private(set) var isComplete = false
+    private(set) var isDone = false
 
     init(operationName: String, limits: ResponseLimits = .default) {
         self.operationName = operationName
@@ -63,7 +36,7 @@ struct ServerSentEventSubscriptionAssembler {
 
     /// Adds a chunk; calls `yield` with the result of each `next` event, in order.
     mutating func append(_ chunk: Data, yield: (JSONObject) -> Void) throws(BatonError) {
-        guard !isComplete else { return }
+        guard !isDone else { return }
         var events: [ServerSentEvent] = []
         var failure: ServerSentEventParser.Failure?
         do throws(ServerSentEventParser.Failure) {
@@ -89,7 +62,7 @@ struct ServerSentEventSubscriptionAssembler {
                 try limits.checkErrorPaths(in: object, operationName: operationName)
                 yield(object)
             case "complete":
-                isComplete = true
+                isDone = true
                 return
             default:
                 continue
@@ -110,7 +83,7 @@ struct ServerSentEventSubscriptionAssembler {
 
     /// At the end of the body: throws unless `complete` was read.
     func finish() throws(BatonError) {
-        guard !isComplete else { return }
+        guard !isDone else { return }
         throw BatonError.incompleteResponse(
             operationName: operationName, reason: "the event stream ended after \(nextCount) `next` event(s), before `complete`")
     }

@@ -56,45 +56,37 @@ extension Array where Element == Selection {
     /// Whether these selections (at any depth) need the store to be read: they select `__id`
     /// or a `@connection` field, which only the store can answer.
     public var needsStore: Bool {
-        contains { selection in
-            switch selection {
-            case .field(let field):
-                return field.name == "__id"
-                    || field.directives.contains { if case .connection = $0 { true } else { false } }
-                    || field.selections.needsStore
-            case .inlineFragment(let fragment): return fragment.selections.needsStore
-            case .fragmentSpread(let spread): return spread.selections.needsStore
-            }
-        }
+        containsField { $0.name == "__id" || $0.isConnection }
     }
-}
 
-extension Array where Element == Selection {
     /// Whether these selections (at any depth) select a `@connection` field, whose merged pages
     /// only the store can give.
     public var selectsConnection: Bool {
+        containsField(where: \.isConnection)
+    }
+
+    /// Whether these selections select `__id` (the store's record ID) at any depth.
+    public var selectsRecordID: Bool {
+        containsField { $0.name == "__id" }
+    }
+
+    /// Whether a field of these selections, at any depth, through every fragment, satisfies
+    /// `predicate`.
+    func containsField(where predicate: (Field) -> Bool) -> Bool {
         contains { selection in
             switch selection {
-            case .field(let field):
-                return field.directives.contains { if case .connection = $0 { true } else { false } }
-                    || field.selections.selectsConnection
-            case .inlineFragment(let fragment): return fragment.selections.selectsConnection
-            case .fragmentSpread(let spread): return spread.selections.selectsConnection
+            case .field(let field): return predicate(field) || field.selections.containsField(where: predicate)
+            case .inlineFragment(let fragment): return fragment.selections.containsField(where: predicate)
+            case .fragmentSpread(let spread): return spread.selections.containsField(where: predicate)
             }
         }
     }
 }
 
-extension Array where Element == Selection {
-    /// Whether these selections select `__id` (the store's record ID) at any depth.
-    public var selectsRecordID: Bool {
-        contains { selection in
-            switch selection {
-            case .field(let field): return field.name == "__id" || field.selections.selectsRecordID
-            case .inlineFragment(let fragment): return fragment.selections.selectsRecordID
-            case .fragmentSpread(let spread): return spread.selections.selectsRecordID
-            }
-        }
+extension Field {
+    /// Whether the field has `@connection`.
+    var isConnection: Bool {
+        directives.contains { if case .connection = $0 { true } else { false } }
     }
 }
 

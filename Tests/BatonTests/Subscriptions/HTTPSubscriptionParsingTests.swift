@@ -30,7 +30,7 @@ struct HTTPSubscriptionParsingTests {
         for chunk in Self.chunked(Self.strawberryBody, size: chunkSize) {
             try assembler.append(chunk) { payloads.append($0) }
         }
-        #expect(assembler.isFinished)
+        #expect(assembler.isDone)
         try assembler.finish()
         #expect(payloads.count == 2)
         #expect(payloads.first?["data"]?["count"] == .int(1))
@@ -88,7 +88,7 @@ struct HTTPSubscriptionParsingTests {
         var payloads: [JSONObject] = []
         let stream = "event: next\ndata: {\"data\":{\"count\":1}}\n\n: ping\n\nevent: next\ndata: {\"data\":{\"count\":2}}\n\nevent: complete\n\n"
         try assembler.append(Data(stream.utf8)) { payloads.append($0) }
-        #expect(assembler.isComplete)
+        #expect(assembler.isDone)
         try assembler.finish()
         #expect(payloads.map { $0["data"]?["count"] } == [.int(1), .int(2)])
     }

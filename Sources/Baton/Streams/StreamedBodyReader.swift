@@ -1,0 +1,57 @@
+import BatonAPI
+import Foundation
+
+/// The synchronous core of a streamed response's reader: chunks of the body in, GraphQL results
+/// out. The `multipart/mixed` incremental response, the multipart subscription and the
+/// Server-Sent Events subscription each have one; ``StreamedBodyReader`` drives them all.
+protocol StreamedBodyAssembler: Sendable {
+    /// What the assembler completes: a result, or a response merged so far.
+    associatedtype Event
+    /// Adds a chunk of the body; calls `yield` with each event it completes, in order.
+    mutating func append(_ chunk: Data, yield: (Event) -> Void) throws(BatonError)
+    /// Whether nothing more is to be read (the body's end was announced).
+    var isDone: Bool { get }
+    /// At the end of the body: throws when it ended too soon.
+    func finish() throws(BatonError)
+}
+
+/// Reads a streamed body through an assembler, only as fast as the consumer takes its results:
+/// the back-pressure reaches the HTTP client's chunk stream. What an assembler completed before a
+/// failure is delivered first; a failure that is not a ``BatonError`` (the connection's) becomes
+/// ``BatonError/network(operationName:underlying:)``.
+enum StreamedBodyReader {
+    /// The responses `makeResponse` makes of the events `assembler` completes from `chunks`.
+    static func responses<Assembler: StreamedBodyAssembler>(
+        of chunks: AsyncThrowingStream<Data, any Error>?, operationName: String, assembler: Assembler,
+        makeResponse: @escaping @Sendable (Assembler.Event) -> GraphQLResponse
+    ) -> AsyncThrowingStream<GraphQLResponse, any Error> {
+        let chunks = chunks ?? AsyncThrowingStream { $0.finish() }
+        return BackPressuredStream.make(capacity: 1) { send in
+            var assembler = assembler
+            do {
+                for try await chunk in chunks {
+                    var ready: [GraphQLResponse] = []
+                    var failure: (any Error)?
+                    do {
+                        try assembler.append(chunk) { ready.append(makeResponse($0)) }
+                    } catch {
+                        failure = error
+                    }
+                    for response in ready {
+                        guard await send(response) else { return }
+                    }
+                    if let failure { throw failure }
+                    if assembler.isDone { break }
+                }
+                try Task.checkCancellation()
+                try assembler.finish()
+            } catch let error as BatonError {
+                throw error
+            } catch is CancellationError {
+                throw CancellationError()
+            } catch {
+                throw BatonError.network(operationName: operationName, underlying: error)
+            }
+        }
+    }
+}
