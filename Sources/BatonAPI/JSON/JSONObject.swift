@@ -41,7 +41,7 @@ public struct JSONObject: Sendable {
 
     /// The position of a key, if present.
     @inline(__always)
-    func position(of key: String) -> Int? {
+    package func position(of key: String) -> Int? {
         if let index { return index[key] }
         for position in keys.indices where keys[position] == key { return position }
         return nil

@@ -149,8 +149,23 @@ struct ResponseExecutor {
             if keys == nil, let shared = planned.storageKeys { keys = Array(shared[..<values.count]) }
         }
         var rebuilt: JSONObject?
+        // Servers answer in the order of the selections (the spec's CollectFields order), so the
+        // next key is most often the one after the last found: compared in place, without a
+        // search of the object.
+        let responseKeys = object.keys
+        var next = 0
         for entry in planned.fields {
-            guard let value = object[entry.responseKey] else {
+            let found: JSONValue?
+            if next < responseKeys.count && responseKeys[next] == entry.responseKey {
+                found = object.values[next]
+                next += 1
+            } else if let position = object.position(of: entry.responseKey) {
+                found = object.values[position]
+                next = position + 1
+            } else {
+                found = nil
+            }
+            guard let value = found else {
                 if checks == .response && entry.isRequired {
                     throw ValidationMismatch(
                         at: .key(entry.responseKey), expected: entry.check.type.graphQLDescription, found: "nothing")

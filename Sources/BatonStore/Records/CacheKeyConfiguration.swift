@@ -51,7 +51,8 @@ public struct CacheKeyConfiguration: Sendable, Hashable {
 
     /// The cache key of a response object of type `typename`, or `nil` when it has none.
     public func cacheKey(typename: String?, object: JSONObject) -> DataID? {
-        if let typename, let fields = keyFields[typename], !fields.isEmpty {
+        // Most schemas declare no key fields: no lookup (and no hash of the typename) then.
+        if !keyFields.isEmpty, let typename, let fields = keyFields[typename], !fields.isEmpty {
             var values: [String] = []
             values.reserveCapacity(fields.count)
             for field in fields {

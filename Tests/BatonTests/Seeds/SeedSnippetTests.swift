@@ -398,6 +398,30 @@ struct SeedSnippetTests {
         }
     }
 
+    /// Seed 003's JSON serialization with the one-line change "Coming from Apollo iOS" documents
+    /// (`data.jsonObject` is Baton's ordered `JSONObject`, which `JSONSerialization` does not
+    /// take): `.foundationObject` on the way out, `JSONObject(any:)` on the way back. The seed's
+    /// own lines, as written, are compiled by SeedTypeCheckTests.
+    @Test("003 Fetching queries: JSON serialization, with Baton's documented one-line equivalent, round-trips the data")
+    func seed003JSONSerializationEquivalent() async throws {
+        try await withExampleServer { server in
+            let apollo = BatonClient(url: server.url)
+            let result = try await apollo.fetch(query: HeroAndFriendsNamesQuery(episode: .empire))
+            let data = try #require(result.data)
+
+            // Serialize the response as JSON
+            let json = data.jsonObject.foundationObject
+            let serialized = try JSONSerialization.data(withJSONObject: json, options: [])
+
+            // Deserialize the response
+            let deserialized = try JSONObject(any: JSONSerialization.jsonObject(with: serialized, options: []) as! [String: Any])
+            let heroAndFriendsNames = try HeroAndFriendsNamesQuery.Data(jsonObject: deserialized)
+            #expect(JSONSerialization.isValidJSONObject(json))
+            #expect(heroAndFriendsNames.hero?.name == data.hero?.name)
+            #expect(heroAndFriendsNames.hero?.friends?.compactMap { $0?.name } == data.hero?.friends?.compactMap { $0?.name })
+        }
+    }
+
     @Test("001 @Mutation: changeStatus.commit(variables: .init(input: .init(complete: !todo.complete, id: id, userId: \"me\")))")
     func seed001CommitWithVariables() async throws {
         try await withExampleServer { server in
