@@ -135,12 +135,13 @@ public final class Store: Sendable {
 
     // MARK: Reading
 
-    /// Reads an operation or fragment from the store.
-    public func read(_ descriptor: OperationDescriptor) -> ReadResult {
+    /// Reads an operation or fragment from the store; `collectsMissingPaths` also says where
+    /// the data is incomplete (``ReadResult/missingPaths``, for partial reads).
+    public func read(_ descriptor: OperationDescriptor, collectsMissingPaths: Bool = false) -> ReadResult {
         let descriptor = storageDescriptor(descriptor)
         return state.withLock { state in
             defer { state.trimMemory() }
-            return state.read(descriptor)
+            return state.read(descriptor, collectsMissingPaths: collectsMissingPaths)
         }
     }
 
