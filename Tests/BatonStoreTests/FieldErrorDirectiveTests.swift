@@ -36,7 +36,7 @@ struct FieldErrorDirectiveTests {
         .field("me", alias: alias, type: .object("User"), errorHandling: handling, selections: selections)
     }
 
-    static let lastNameError = GraphQLError(message: "There was an error!", path: ["lastName"])
+    static let lastNameError = GraphQLError(message: "There was an error!", path: [])
     static let lastNameErrorAtMe = GraphQLError(message: "There was an error!", path: ["me", "lastName"])
 
     // MARK: @catch (RelayReader-CatchFields-test)
@@ -116,7 +116,7 @@ struct FieldErrorDirectiveTests {
 
     @Test func bubblesNullUpToTheFirstNullableParentNone() throws {
         let result = try read(
-            [me([.field("lastName", type: .scalar("String"), errorHandling: FieldErrorHandling(required: .none))])],
+            [me([.field("lastName", type: .scalar("String"), errorHandling: FieldErrorHandling(required: .silent))])],
             from: source(user: ["lastName": .null]))
         #expect(result.data == ["me": nil])
         #expect(result.logged.isEmpty)
@@ -126,8 +126,8 @@ struct FieldErrorDirectiveTests {
         let result = try read(
             [
                 me(
-                    [.field("lastName", type: .scalar("String"), errorHandling: FieldErrorHandling(required: .none))],
-                    handling: FieldErrorHandling(required: .none))
+                    [.field("lastName", type: .scalar("String"), errorHandling: FieldErrorHandling(required: .silent))],
+                    handling: FieldErrorHandling(required: .silent))
             ], from: source(user: ["lastName": .null]))
         #expect(result.data == nil)
     }
@@ -151,7 +151,7 @@ struct FieldErrorDirectiveTests {
 
     @Test func aFieldErrorAtARequiredFieldCountsAsNull() throws {
         let result = try read(
-            [me([.field("lastName", type: .scalar("String"), errorHandling: FieldErrorHandling(required: .none))])],
+            [me([.field("lastName", type: .scalar("String"), errorHandling: FieldErrorHandling(required: .silent))])],
             from: source(user: ["lastName": .fieldErrors([Self.lastNameError])]))
         #expect(result.data == ["me": nil])
     }
@@ -159,20 +159,20 @@ struct FieldErrorDirectiveTests {
     @Test func aRequiredFieldWithAValueReadsAsItIs() throws {
         let result = try read(
             [me([.field("lastName", type: .scalar("String"), errorHandling: FieldErrorHandling(required: .throw))])],
-            from: source(user: ["lastName": "Bird"]))
+            from: source(user: ["lastName": .scalar("Bird")]))
         #expect(result.data == ["me": ["lastName": "Bird"]])
     }
 
     @Test func aRequiredNullInAListItemNullsTheItem() throws {
         var source = RecordSource()
         source.set(Record(id: .rootID, typename: "__Root", fields: ["friends": .list([.link("1"), .link("2")])]))
-        source.set(Record(id: "1", typename: "User", fields: ["name": "Ann"]))
+        source.set(Record(id: "1", typename: "User", fields: ["name": .scalar("Ann")]))
         source.set(Record(id: "2", typename: "User", fields: ["name": .null]))
         let result = try read(
             [
                 .field(
                     "friends", type: .list(.object("User")),
-                    selections: [.field("name", type: .scalar("String"), errorHandling: FieldErrorHandling(required: .none))])
+                    selections: [.field("name", type: .scalar("String"), errorHandling: FieldErrorHandling(required: .silent))])
             ], from: source)
         #expect(result.data == ["friends": [["name": "Ann"], nil]])
     }
@@ -243,16 +243,16 @@ struct FieldErrorDirectiveTests {
         ]
         let __data: DataDict
         init(_dataDict: DataDict) { __data = _dataDict }
-        var lastName: Result<String?, GraphQLFieldError> { __data.object["me"].flatMap { Result._fromJSON($0["lastName"] ?? .null) }! }
+        var lastName: Result<String?, GraphQLFieldError>? { __data.object["me"]?["lastName"].flatMap(Result<String?, GraphQLFieldError>._fromJSON) }
     }
 
     @Test func initFromJSONAppliesTheDirectivesToTheStoresData() throws {
         let read = Reader.read(
             selections: MeData.__selections, rootType: "Query",
-            source: source(user: ["lastName": .fieldErrors([Self.lastNameError]), "firstName": "Ann"]))
+            source: source(user: ["lastName": .fieldErrors([Self.lastNameError]), "firstName": .scalar("Ann")]))
         let data = try MeData(jsonObject: try #require(read.data))
         #expect(data.lastName == .failure(GraphQLFieldError(errors: [Self.lastNameErrorAtMe])))
-        let failing = Reader.read(selections: MeData.__selections, rootType: "Query", source: source(user: ["lastName": "B", "firstName": nil]))
+        let failing = Reader.read(selections: MeData.__selections, rootType: "Query", source: source(user: ["lastName": .scalar("B"), "firstName": .null]))
         #expect(throws: SelectionSetDecodingError.self) { try MeData(jsonObject: try #require(failing.data)) }
     }
 }

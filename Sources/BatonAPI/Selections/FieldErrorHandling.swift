@@ -12,9 +12,10 @@ public struct FieldErrorHandling: Sendable, Hashable {
 
     /// What `@required` does with a null.
     public enum RequiredAction: String, Sendable, Hashable {
-        /// The null moves up to the parent object, which reads as null.
-        case none = "NONE"
-        /// As `none`, and the client logs the path.
+        /// `NONE`: the null moves up to the parent object, which reads as null. (Not `none`,
+        /// which Swift would take for `Optional.none`.)
+        case silent = "NONE"
+        /// As `silent`, and the client logs the path.
         case log = "LOG"
         /// The read fails with an error naming the path.
         case `throw` = "THROW"

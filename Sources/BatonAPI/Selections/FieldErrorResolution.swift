@@ -66,7 +66,7 @@ extension SelectionPlan {
         let errors = FieldErrorMarker.errors(in: resolved)
         if case .null = resolved {} else if errors == nil { return resolved }
         switch action {
-        case .none:
+        case .silent:
             return nil
         case .log:
             log(ResponsePath(path))

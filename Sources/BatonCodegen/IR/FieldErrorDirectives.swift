@@ -35,7 +35,10 @@ struct FieldErrorSpec: Equatable {
     var rendered: String {
         var parts: [String] = []
         if let catchTarget { parts.append("catchTarget: .\(catchTarget == "NULL" ? "null" : "result")") }
-        if let required { parts.append("required: .\(required == "THROW" ? "`throw`" : required.lowercased())") }
+        if let required {
+            let action = ["THROW": "`throw`", "LOG": "log", "NONE": "silent"][required] ?? "`throw`"
+            parts.append("required: .\(action)")
+        }
         if throwsOnFieldError { parts.append("throwsOnFieldError: true") }
         if !semanticNonNullLevels.isEmpty { parts.append("semanticNonNullLevels: [\(semanticNonNullLevels.map(String.init).joined(separator: ", "))]") }
         return "BatonAPI.FieldErrorHandling(" + parts.joined(separator: ", ") + ")"
