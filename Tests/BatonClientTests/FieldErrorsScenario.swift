@@ -108,6 +108,21 @@ struct FieldErrorsScenario {
         #expect(refetched.data?.me?.name == "Ann")
     }
 
+    @Test func aWatcherHearsAFieldErrorKeptByAnotherFetch() async throws {
+        let scenario = Scenario()
+        scenario.transport.enqueue(body: Self.response(), for: ProfileQuery.self)
+        _ = try await scenario.client.fetch(query: ProfileQuery(), cachePolicy: .fetchIgnoringCacheData)
+        var updates = scenario.client.watch(query: ProfileQuery(), cachePolicy: .returnCacheDataDontFetch).makeAsyncIterator()
+        let first = try await updates.next()
+        #expect(first?.data?.me?.email == .success("ann@example.com"))
+        scenario.transport.enqueue(body: Self.response(email: nil, errors: [Self.emailError]), for: ProfileQuery.self)
+        _ = try await scenario.client.fetch(query: ProfileQuery(), cachePolicy: .fetchIgnoringCacheData)
+        let second = try await updates.next()
+        let expected = GraphQLError(message: "email service down", path: ["me", "email"], extensions: ["code": "DOWN"])
+        #expect(second?.data?.me?.email == .failure(GraphQLFieldError(errors: [expected])))
+        #expect(second?.errors == [expected])
+    }
+
     @Test func aRequiredLogNullMakesTheParentNil() async throws {
         let scenario = Scenario()
         scenario.transport.enqueue(body: Self.response(age: nil), for: ProfileQuery.self)
