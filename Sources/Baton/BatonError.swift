@@ -32,7 +32,7 @@ public enum BatonError: Error, Sendable, CustomStringConvertible, LocalizedError
     /// The data was read (from the server or the store) but a field's error or null fails the
     /// read as the document asks: `@throwOnFieldError` (a field error, or a null where
     /// `@semanticNonNull` says none can be) or `@required(action: THROW)`. The error names the
-    /// path and carries the field's errors (``SelectionSetDecodingError/fieldErrors``).
+    /// path and carries the field's errors (`SelectionSetDecodingError.fieldErrors`).
     case fieldErrorThrown(operationName: String, SelectionSetDecodingError)
     /// `.returnCacheDataDontFetch` and the store does not hold all of the data.
     case cacheMiss(operationName: String)

@@ -1,6 +1,6 @@
-/// The field-error pass of a ``SelectionPlan``: applies `@catch`, `@required` and
+/// The field-error pass of a `SelectionPlan`: applies `@catch`, `@required` and
 /// `@semanticNonNull` under `@throwOnFieldError` to a response-shaped object that was checked
-/// against the plan (field errors in it are markers, see ``FieldErrorMarker``), as relay-runtime's
+/// against the plan (field errors in it are markers, see `FieldErrorMarker`), as relay-runtime's
 /// reader does:
 /// - a field error (or a null at a semantic non-null level) under `@throwOnFieldError` fails
 ///   the read, naming the path;
@@ -9,7 +9,7 @@
 /// - `@catch` turns any field error in the field's value, and any failure of the two above
 ///   inside it, into a failure marker (`RESULT`) or a null (`NULL`).
 ///
-/// It runs only for selections that have such directives (``Swift/Array/handlesFieldErrors``).
+/// It runs only for selections that have such directives (`handlesFieldErrors`).
 extension SelectionPlan {
     /// The object with the directives applied, or `nil` when a `@required` null reached it.
     package func resolveFieldErrors(
@@ -171,7 +171,7 @@ extension SelectionSet {
     /// Checks a response object against the selections, applies their field-error directives
     /// (`@catch`, `@required`, `@throwOnFieldError`) and wraps it; `nil` when a `@required`
     /// null reached the root. `log` hears the paths of `@required(action: LOG)` nulls. Field
-    /// errors are in the object as ``FieldErrorMarker``s (the client and the store put them there).
+    /// errors are in the object as `FieldErrorMarker`s (the client and the store put them there).
     public static func _read(
         jsonObject: JSONObject, variables: JSONObject = [:], log: (ResponsePath) -> Void = { _ in }
     ) throws(SelectionSetDecodingError) -> Self? {

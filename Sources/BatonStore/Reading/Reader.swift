@@ -11,7 +11,7 @@ public struct ReadResult: Sendable, Hashable {
     /// Some selected field or record is not in the store: the data is incomplete (a cache miss).
     public let isMissing: Bool
     /// The field errors the read met, with their paths in `data` (a response's errors kept in the
-    /// store). In `data` each sits at its field as a ``FieldErrorMarker``.
+    /// store). In `data` each sits at its field as a `FieldErrorMarker` (BatonAPI).
     public let fieldErrors: [GraphQLError]
     /// Where `data` lacks what the selections ask for, when the read was asked to say
     /// (`collectsMissingPaths`); empty otherwise. A missing list item is `null` in `data` and its
