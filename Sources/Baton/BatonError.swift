@@ -33,6 +33,11 @@ public enum BatonError: Error, Sendable, CustomStringConvertible, LocalizedError
     case invalidResponse(operationName: String, reason: String)
     /// The response's `data` does not match the operation's selections.
     case dataMismatch(operationName: String, SelectionSetDecodingError)
+    /// The data was read (from the server or the store) but a field's error or null fails the
+    /// read as the document asks: `@throwOnFieldError` (a field error, or a null where
+    /// `@semanticNonNull` says none can be) or `@required(action: THROW)`. The error names the
+    /// path and carries the field's errors (`SelectionSetDecodingError.fieldErrors`).
+    case fieldErrorThrown(operationName: String, SelectionSetDecodingError)
     /// `.returnCacheDataDontFetch` and the store does not hold all of the data.
     case cacheMiss(operationName: String)
     /// A fragment cannot be watched, refetched or paginated from the data given: no record ID
@@ -111,6 +116,10 @@ public enum BatonError: Error, Sendable, CustomStringConvertible, LocalizedError
             return "\(name): not a GraphQL response: \(reason)"
         case .dataMismatch(let name, let error):
             return "\(name): response data does not match the operation: \(error)"
+        case .fieldErrorThrown(let name, let error):
+            var text = "\(name): the read failed at \(error.path): expected \(error.expected), found \(error.found)"
+            if !error.fieldErrors.isEmpty { text += " (" + error.fieldErrors.map(\.message).joined(separator: "; ") + ")" }
+            return text
         case .cacheMiss(let name):
             return "\(name): the store does not hold all of its data and the cache policy does not allow fetching"
         case .fragmentReference(let name, let reason):

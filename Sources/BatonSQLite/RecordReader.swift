@@ -144,6 +144,10 @@ final class RecordReader {
                     items.append(item)
                 }
                 return .list(items)
+            case RecordWriter.Tag.fieldErrors.rawValue:
+                position += 1
+                guard case .list(let errors)? = jsonValue() else { return nil }
+                return .fieldErrors(errors.map(GraphQLError.init(json:)))
             default:
                 return jsonValue().map { .scalar($0) }
             }
@@ -181,7 +185,7 @@ final class RecordReader {
                     object[key] = item
                 }
                 return .object(object)
-            case .link, .list:
+            case .link, .list, .fieldErrors:
                 return nil
             }
         }

@@ -17,14 +17,16 @@ import BatonAPI
 ///           | 5 string | 6 JSON list (varint count, value × count)
 ///           | 7 JSON object (varint count, (string key, value) × count)
 ///           | 8 link (string ID) | 9 list of field values (varint count, value × count)
+///           | 10 field errors (a JSON list of errors in the response's error format, tag 6)
 /// ```
 /// Varints are LEB128: seven bits a byte, low bits first. Values 6 and 7 hold JSON values only
-/// (tags 0 to 7); 8 and 9 appear only as a field's value or inside a list of field values.
+/// (tags 0 to 7); 8, 9 and 10 appear only as a field's value or inside a list of field values.
+/// Files written before field errors were kept have no tag 10 and read as before.
 struct RecordWriter {
     static let marker: UInt8 = 0xBA
 
     enum Tag: UInt8 {
-        case null = 0, `false`, `true`, int, double, string, jsonList, jsonObject, link, list
+        case null = 0, `false`, `true`, int, double, string, jsonList, jsonObject, link, list, fieldErrors
     }
 
     func write(_ record: Record, into output: ByteBuffer) {
@@ -62,6 +64,9 @@ struct RecordWriter {
             output.append(Tag.list.rawValue)
             write(varint: UInt64(items.count), into: output)
             for item in items { write(item, into: output) }
+        case .fieldErrors(let errors):
+            output.append(Tag.fieldErrors.rawValue)
+            write(JSONValue.list(errors.map(\.jsonValue)), into: output)
         }
     }
 

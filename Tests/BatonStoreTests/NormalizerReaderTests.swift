@@ -15,10 +15,10 @@ struct NormalizerReaderTests {
 
     var empire: OperationDescriptor { OperationDescriptor(operation: HeroAndFriendsQuery(episode: .some(.case(.empire)))) }
 
-    func normalize(_ data: JSONObject, _ descriptor: OperationDescriptor, errorPaths: [ResponsePath] = []) -> RecordSource {
+    func normalize(_ data: JSONObject, _ descriptor: OperationDescriptor, errors: [GraphQLError] = []) -> RecordSource {
         ResponseNormalizer.normalize(
             data, selections: descriptor.selections, rootID: descriptor.rootID, rootType: descriptor.rootType,
-            variables: descriptor.variables, errorPaths: errorPaths)
+            variables: descriptor.variables, errors: errors)
     }
 
     @Test func normalizesObjectsByIDAndOthersByClientID() throws {
@@ -77,7 +77,9 @@ struct NormalizerReaderTests {
         #expect(Reader.read(selections: empire.selections, rootType: "Query", variables: empire.variables, source: noName).isMissing)
     }
 
-    @Test func fieldsWithErrorsDoNotOverwriteGoodData() throws {
+    @Test func fieldsWithErrorsKeepTheirErrorsInPlaceOfTheValue() throws {
+        // Relay's normalizer and Apollo Kotlin's cache: a field the server nulled for an error
+        // keeps the error (not the older value, not a miss) until a response writes it again.
         var store = normalize(lukeResponse, empire)
         let failed: JSONObject = [
             "hero": [
@@ -85,11 +87,13 @@ struct NormalizerReaderTests {
                 "height": nil,
             ]
         ]
-        let changes = normalize(failed, empire, errorPaths: [["hero", "friends"], ResponsePath([.key("hero"), .key("height")])])
+        let friendsError = GraphQLError(message: "friends are down", path: ["hero", "friends"], extensions: ["code": "DOWN"])
+        let heightError = GraphQLError(message: "no ruler", path: ["hero", "height"])
+        let changes = normalize(failed, empire, errors: [friendsError, heightError, GraphQLError(message: "no path")])
         store.apply(changes)
         let luke = try #require(store["Human:1000"])
-        #expect(luke["friends"]?.linkedIDs?.count == 3)
-        #expect(luke[#"height(unit:"FOOT")"#] == .scalar(5.64))
+        #expect(luke["friends"] == .fieldErrors([GraphQLError(message: "friends are down", path: [], extensions: ["code": "DOWN"])]))
+        #expect(luke[#"height(unit:"FOOT")"#] == .fieldErrors([GraphQLError(message: "no ruler", path: [])]))
         #expect(luke["appearsIn"] == .scalar(["NEWHOPE"]))
         // Without an error, null is data and is written.
         store.apply(normalize(failed, empire))

@@ -5,7 +5,7 @@ import Testing
 
 /// The one executor (issue 26): a single walk that checks a payload against its selections,
 /// makes its records and gives the data in the store's shape. Server payloads go through
-/// ``Store/prepare(data:for:errorPaths:)``; optimistic ones through
+/// ``Store/prepare(data:for:errors:)``; optimistic ones through
 /// ``Store/applyOptimisticResponse(_:for:updater:)``, which takes them as relay-runtime's
 /// `validateMutation` does (its cases are named after relay's, `validateMutation-test.js`).
 @Suite("One executor")
@@ -105,7 +105,7 @@ struct ResponseExecutorTests {
         #expect(read == prepared.data)
     }
 
-    @Test func aNullReportedAsAnErrorIsNotWrittenOverTheStoredValue() throws {
+    @Test func aNullReportedAsAnErrorIsKeptAsTheFieldsErrorOverTheStoredValue() throws {
         let store = Self.storeWithUser()
         let prepared = try store.prepare(
             data: [
@@ -113,9 +113,13 @@ struct ResponseExecutorTests {
                     "actor": ["__typename": "User", "id": "3", "name": .null, "birthdate": ["day": 1], "allPhones": [], "websites": []]
                 ]
             ],
-            for: Self.mutation, errorPaths: [ResponsePath([.key("actorNameChange"), .key("actor"), .key("name")])])
+            for: Self.mutation, errors: [GraphQLError(message: "boom", path: ["actorNameChange", "actor", "name"])])
         store.publish(prepared)
-        #expect(store.snapshot()["User:3"]?["name"] == .scalar("Zuck"))
+        #expect(store.snapshot()["User:3"]?["name"] == .fieldErrors([GraphQLError(message: "boom", path: [])]))
+        // The data handed back has the error where the null was.
+        #expect(
+            FieldErrorMarker.errors(in: prepared.data["actorNameChange"]?["actor"]?["name"] ?? .null)
+                == [GraphQLError(message: "boom", path: ["actorNameChange", "actor", "name"])])
         #expect(store.snapshot()["client:User:3:birthdate"]?["day"] == .scalar(1))
     }
 

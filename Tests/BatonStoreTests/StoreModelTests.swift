@@ -94,12 +94,13 @@ struct StoreModelTests {
                 let failing = random.next(upperBound: 2) == 0
                 log.append(failing ? "the disk fails" : "the disk works")
                 faulty?.setFailing(failing)
-            case 0..<30:  // a server payload
+            case 0..<30:  // a server payload, some of its nulls reported as field errors
                 let query = random.next(upperBound: ModelQueries.all.count)
                 let data = ModelQueries.payload(for: query, using: &random)
-                log.append("publish q\(query) \(JSONValue.object(data).serializedString())")
-                store.publish(data: data, for: ModelQueries.all[query], fetched: true)
-                model.publish(data, query: query)
+                let errors = ModelQueries.fieldErrors(in: data, step: step, using: &random)
+                log.append("publish q\(query) \(JSONValue.object(data).serializedString()) errors \(errors.map(\.description))")
+                store.publish(data: data, for: ModelQueries.all[query], errors: errors, fetched: true)
+                model.publish(data, query: query, errors: errors)
             case 30..<42:  // an optimistic update
                 let query = random.next(upperBound: ModelQueries.all.count)
                 let data = ModelQueries.payload(for: query, using: &random)
@@ -170,7 +171,9 @@ struct StoreModelTests {
         for (index, descriptor) in ModelQueries.all.enumerated() {
             let real = store.read(descriptor)
             let expected = model.read(query: index)
-            let readsAgree = real.isMissing == expected.isMissing && (real.isMissing || real.data == expected.data)
+            let readsAgree =
+                real.isMissing == expected.isMissing
+                && (real.isMissing || (real.data == expected.data && real.fieldErrors == expected.fieldErrors))
             let realCheck = store.check(descriptor)
             let expectedCheck = model.check(query: index)
             if !readsAgree || realCheck != expectedCheck {
@@ -272,6 +275,41 @@ enum ModelQueries {
         return .object(object)
     }
 
+    /// Errors at some of the nulls of `data`, as a server reports the fields it nulled. Not in
+    /// an object whose record the payload holds twice: which occurrence's field stays is the
+    /// executor's rule (the last), which the model does not repeat.
+    static func fieldErrors(in data: JSONObject, step: Int, using random: inout SeededGenerator) -> [GraphQLError] {
+        var errors: [GraphQLError] = []
+        var occurrences: [String: Int] = [:]
+        func count(_ value: JSONValue) {
+            switch value {
+            case .object(let object):
+                if let id = object["id"]?.stringValue { occurrences[id, default: 0] += 1 }
+                object.values.forEach(count)
+            case .list(let items): items.forEach(count)
+            default: return
+            }
+        }
+        count(.object(data))
+        func visit(_ value: JSONValue, _ path: [ResponsePath.Component], in parentID: String? = nil) {
+            switch value {
+            case .null:
+                if parentID.map({ occurrences[$0] == 1 }) ?? true, random.next(upperBound: 2) == 0 {
+                    errors.append(GraphQLError(message: "failed at step \(step)", path: ResponsePath(path), extensions: ["step": .int(step)]))
+                }
+            case .object(let object):
+                let id = object["id"]?.stringValue
+                for (key, child) in zip(object.keys, object.values) { visit(child, path + [.key(key)], in: id) }
+            case .list(let items):
+                for (index, item) in items.enumerated() { visit(item, path + [.index(index)], in: parentID) }
+            default:
+                return
+            }
+        }
+        visit(.object(data), [])
+        return errors
+    }
+
     static func payload(for query: Int, using random: inout SeededGenerator) -> JSONObject {
         switch query {
         case 0: return ["me": random.next(upperBound: 8) == 0 ? .null : userObject(using: &random, friend: true)]
@@ -337,10 +375,40 @@ struct ModelStore {
         return result.isMissing ? .missing : .available
     }
 
-    mutating func publish(_ data: JSONObject, query: Int) {
+    mutating func publish(_ data: JSONObject, query: Int, errors: [GraphQLError] = []) {
         epoch += 1
         base.apply(normalize(data, query: query))
+        for error in errors { keep(error, query: query) }
         roots[query, default: Root()].fetchEpoch = epoch
+    }
+
+    /// Puts a field error where its path leads, naively: follow the path's fields through the
+    /// records from the query's root (the model's queries select each field under its own name,
+    /// `user(id:)` keyed by its argument) and replace the null at its end.
+    mutating func keep(_ error: GraphQLError, query: Int) {
+        let descriptor = ModelQueries.all[query]
+        guard let components = error.path?.components, !components.isEmpty else { return }
+        var id = descriptor.rootID
+        var value: RecordValue?
+        for (position, component) in components.enumerated() {
+            let isLast = position == components.count - 1
+            switch component {
+            case .key(let key):
+                if let link = value?.linkedID { id = link }
+                var storageKey = key
+                if position == 0, key == "user", let userID = descriptor.variables["id"]?.stringValue { storageKey = #"user(id:"\#(userID)")"# }
+                if isLast {
+                    var record = base[id]!
+                    record[storageKey] = .fieldErrors([error.moved(to: ResponsePath())])
+                    base.set(record)
+                    return
+                }
+                value = base[id]?[storageKey]
+            case .index(let index):
+                guard case .list(let items)? = value, items.indices.contains(index) else { return }
+                value = items[index]
+            }
+        }
     }
 
     mutating func applyOptimistic(_ data: JSONObject, query: Int) -> Int {

@@ -30,7 +30,7 @@ extension BatonClient {
     /// part, watch refetches, the `Mutator`). One walk of the store's executor checks the
     /// response against the operation's selections (a mismatch throws and writes nothing) and
     /// normalizes it, before the store's lock; it is published in one commit as `receipt` says
-    /// (fields reported in `errors` are not written), and the result is the data in the store's
+    /// (a field the server nulled for an error in `errors` keeps the error in the store), and the result is the data in the store's
     /// shape (record IDs filled in for `__id`) without reading it back. Only an operation with a
     /// `@connection` field is read back, for the merged connection.
     func receive<Operation: GraphQLOperation>(
@@ -44,17 +44,17 @@ extension BatonClient {
         do {
             (errors, extensions) = try response.errorsAndExtensions(operationName: name)
             if let object = try response.dataObject(operationName: name) {
-                let errorPaths = errors?.compactMap(\.path) ?? []
+                let fieldErrors = errors ?? []
                 do {
                     // A later part of an incremental response: only what it added, at its paths
                     // (an operation that selects `__id` is taken whole, for the IDs in its data).
                     if let patches = response.patches, !Operation.Data.__selections.selectsRecordID,
                         let part = try store.prepare(
-                            patches: patches.map { ($0.path, $0.data) }, in: object, for: descriptor, errorPaths: errorPaths)
+                            patches: patches.map { ($0.path, $0.data) }, in: object, for: descriptor, errors: fieldErrors)
                     {
                         prepared = part
                     } else {
-                        prepared = try store.prepare(data: object, for: descriptor, errorPaths: errorPaths)
+                        prepared = try store.prepare(data: object, for: descriptor, errors: fieldErrors)
                     }
                 } catch {
                     throw BatonError.dataMismatch(operationName: name, error)
@@ -76,8 +76,10 @@ extension BatonClient {
                 silencing: receipt.silencing)
             if receipt.keepsInReleaseBuffer { store.retain(descriptor).release() }
         }
-        let result = GraphQLResult(
-            data: Operation.Data(_dataDict: DataDict(prepared.data)), errors: errors, extensions: extensions, source: .server)
+        // Field errors are in the data where the server nulled a field for them (the executor put
+        // them there); `@catch`, `@required` and `@throwOnFieldError` apply to them here.
+        let data = try typedData(Operation.Data.self, checked: prepared.data, variables: descriptor.variables, operationName: name)
+        let result = GraphQLResult(data: data, errors: errors, extensions: extensions, source: .server)
         return readBackIfNeeded(result, for: operation, response: response, published: receipt.writesToStore)
     }
 }

@@ -113,7 +113,8 @@ public final class BatonClient: Sendable {
         query: Query, cachePolicy: CachePolicy
     ) async throws -> GraphQLResult<Query.Data> {
         let cached = cacheAnswer(for: query)
-        let plan = CachePolicyPlan(cachePolicy, hasData: cached.result != nil, isFresh: cached.isFresh)
+        let plan = CachePolicyPlan(cachePolicy, hasData: cached.result != nil || cached.thrown != nil, isFresh: cached.isFresh)
+        if plan.answersFromCache, let thrown = cached.thrown { throw thrown }
         if plan.answersFromCache, let result = cached.result {
             // A single-result policy never fetches after answering from the cache.
             assert(!plan.fetches, "\(cachePolicy) gives two results")
@@ -140,7 +141,9 @@ public final class BatonClient: Sendable {
                 do {
                     try await withContext(of: observation) {
                         let cached = self.cacheAnswer(for: query)
-                        let plan = CachePolicyPlan(cachePolicy, hasData: cached.result != nil, isFresh: cached.isFresh)
+                        let plan = CachePolicyPlan(
+                            cachePolicy, hasData: cached.result != nil || cached.thrown != nil, isFresh: cached.isFresh)
+                        if plan.answersFromCache, let thrown = cached.thrown, !plan.fetches { throw thrown }
                         if plan.answersFromCache, let result = cached.result { deliver(result) }
                         if plan.isMiss { throw BatonError.cacheMiss(operationName: Query.operationName) }
                         if plan.fetches {
@@ -360,9 +363,8 @@ public final class BatonClient: Sendable {
                 return GraphQLResult(data: data, errors: result.errors, extensions: result.extensions, source: result.source)
             }
         }
-        let errorPaths = result.errors?.compactMap(\.path) ?? []
         if let object = response.body["data"]?.objectValue,
-            let read = store.readDetached(data: object, for: descriptor, errorPaths: errorPaths).data,
+            let read = store.readDetached(data: object, for: descriptor, errors: result.errors ?? []).data,
             let data = try? Operation.Data(jsonObject: read, variables: variables)
         {
             return GraphQLResult(data: data, errors: result.errors, extensions: result.extensions, source: result.source)
@@ -372,13 +374,27 @@ public final class BatonClient: Sendable {
     }
 
     /// The query's data from the store when it reads whole (fresh or stale), and whether it is
-    /// fresh: one read decides and answers.
-    func cacheAnswer<Query: GraphQLQuery>(for query: Query) -> (result: GraphQLResult<Query.Data>?, isFresh: Bool) {
+    /// fresh: one read decides and answers. Field errors kept in the store come back as the
+    /// result's `errors` (paths as this query reads them). A read that `@throwOnFieldError` or
+    /// `@required(action: THROW)` fails gives the failure as `thrown` (and counts as not fresh,
+    /// so a policy that may fetch does).
+    func cacheAnswer<Query: GraphQLQuery>(
+        for query: Query
+    ) -> (result: GraphQLResult<Query.Data>?, isFresh: Bool, thrown: BatonError?) {
         let load = store.load(OperationDescriptor(operation: query))
-        guard !load.read.isMissing, let object = load.read.data,
-            let data = try? Query.Data(jsonObject: object, variables: query.variablesJSON)
-        else { return (nil, false) }
-        return (GraphQLResult(data: data, errors: nil, extensions: nil, source: .cache), load.availability == .available)
+        guard !load.read.isMissing, let object = load.read.data else { return (nil, false, nil) }
+        let errors = load.read.fieldErrors.isEmpty ? nil : load.read.fieldErrors
+        let read: (matches: Bool, data: Query.Data?)
+        do {
+            read = try typedData(Query.Data.self, unchecked: object, variables: query.variablesJSON, operationName: Query.operationName)
+        } catch {
+            return (nil, false, error)
+        }
+        // Records edited into a shape the selections do not allow: not usable, so a miss. A
+        // `@required` null that reached the root is an answer with no data.
+        guard read.matches else { return (nil, false, nil) }
+        let data = read.data
+        return (GraphQLResult(data: data, errors: errors, extensions: nil, source: .cache), load.availability == .available, nil)
     }
 }
 

@@ -111,7 +111,9 @@ final class QueryWatch<Query: GraphQLQuery>: Sendable {
         if !read.isMissing, let object = read.data,
             let data = try? Query.Data(jsonObject: object, variables: query.variablesJSON)
         {
-            let result = GraphQLResult(data: data, errors: nil, extensions: nil, source: .cache)
+            // Field errors kept in the store come with the data they sit in.
+            let result = GraphQLResult(
+                data: data, errors: read.fieldErrors.isEmpty ? nil : read.fieldErrors, extensions: nil, source: .cache)
             let held = state.withLock { state -> Bool in
                 guard state.publishingOwnFetch else { return false }
                 state.held = result

@@ -61,9 +61,9 @@ import Foundation
         } catch {
             return .failure(error)
         }
-        let paths = body["errors"]?.listValue?.compactMap { GraphQLError(json: $0).path } ?? []
+        let errors = body["errors"]?.listValue?.map(GraphQLError.init(json:)) ?? []
         guard case .object(let data)? = body["data"] else { return .success(0) }
-        let changes = ResponseNormalizer.normalize(data, selections: selections, rootType: "Query", errorPaths: paths)
+        let changes = ResponseNormalizer.normalize(data, selections: selections, rootType: "Query", errors: errors)
         return .success(changes.count)
     }
 }

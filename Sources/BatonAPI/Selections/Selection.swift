@@ -18,13 +18,14 @@ extension Selection {
         arguments: [String: InputValue] = [:],
         conditions: [InclusionCondition] = [],
         directives: [ClientDirective] = [],
+        errorHandling: FieldErrorHandling? = nil,
         scalar: (any SelectionSetValue.Type)? = nil,
         selections: [Selection] = []
     ) -> Selection {
         .field(
             Field(
                 name: name, alias: alias, type: type, arguments: arguments, conditions: conditions,
-                directives: directives, scalar: scalar, selections: selections))
+                directives: directives, errorHandling: errorHandling, scalar: scalar, selections: selections))
     }
 
     /// An inline fragment selection; `isDeferred` for `... @defer { … }`.
@@ -100,13 +101,15 @@ public struct Field: Sendable, Hashable {
         let arguments: [String: InputValue]
         let conditions: [InclusionCondition]
         let directives: [ClientDirective]
+        let errorHandling: FieldErrorHandling?
         let selections: [Selection]
         let scalar: (any SelectionSetValue.Type)?
         let responseKey: String
 
         init(
             name: String, alias: String?, type: FieldType, arguments: [String: InputValue], conditions: [InclusionCondition],
-            directives: [ClientDirective], selections: [Selection], scalar: (any SelectionSetValue.Type)?
+            directives: [ClientDirective], errorHandling: FieldErrorHandling?, selections: [Selection],
+            scalar: (any SelectionSetValue.Type)?
         ) {
             self.name = name
             self.alias = alias
@@ -114,6 +117,7 @@ public struct Field: Sendable, Hashable {
             self.arguments = arguments
             self.conditions = conditions
             self.directives = directives
+            self.errorHandling = errorHandling
             self.selections = selections
             self.scalar = scalar
             responseKey = alias ?? name
@@ -134,6 +138,9 @@ public struct Field: Sendable, Hashable {
     public var conditions: [InclusionCondition] { storage.conditions }
     /// Baton's client directives on the field (`@connection`, mutation directives).
     public var directives: [ClientDirective] { storage.directives }
+    /// What a field error or a null at the field does: `@catch`, `@required`,
+    /// `@semanticNonNull` under `@throwOnFieldError`; `nil` for none.
+    public var errorHandling: FieldErrorHandling? { storage.errorHandling }
     /// Nested selections, for fields of object, interface or union type.
     public var selections: [Selection] { storage.selections }
     /// For a custom scalar field, the Swift type that reads it, so a response it cannot read is
@@ -143,12 +150,12 @@ public struct Field: Sendable, Hashable {
     /// A field selection; generated code makes these.
     public init(
         name: String, alias: String? = nil, type: FieldType, arguments: [String: InputValue] = [:],
-        conditions: [InclusionCondition] = [], directives: [ClientDirective] = [],
+        conditions: [InclusionCondition] = [], directives: [ClientDirective] = [], errorHandling: FieldErrorHandling? = nil,
         scalar: (any SelectionSetValue.Type)? = nil, selections: [Selection] = []
     ) {
         storage = Storage(
             name: name, alias: alias, type: type, arguments: arguments, conditions: conditions, directives: directives,
-            selections: selections, scalar: scalar)
+            errorHandling: errorHandling, selections: selections, scalar: scalar)
     }
 
     /// The key of the field in the response: its alias, or its name.
@@ -157,7 +164,8 @@ public struct Field: Sendable, Hashable {
     public static func == (lhs: Field, rhs: Field) -> Bool {
         if lhs.storage === rhs.storage { return true }
         return lhs.name == rhs.name && lhs.alias == rhs.alias && lhs.type == rhs.type && lhs.arguments == rhs.arguments
-            && lhs.conditions == rhs.conditions && lhs.directives == rhs.directives && lhs.selections == rhs.selections
+            && lhs.conditions == rhs.conditions && lhs.directives == rhs.directives && lhs.errorHandling == rhs.errorHandling
+            && lhs.selections == rhs.selections
             && lhs.scalar.map(ObjectIdentifier.init) == rhs.scalar.map(ObjectIdentifier.init)
     }
 
@@ -168,6 +176,7 @@ public struct Field: Sendable, Hashable {
         hasher.combine(arguments)
         hasher.combine(conditions)
         hasher.combine(directives)
+        hasher.combine(errorHandling)
         hasher.combine(selections)
         hasher.combine(scalar.map(ObjectIdentifier.init))
     }

@@ -167,6 +167,9 @@ package final class PlannedField {
     package let readKey: String
     /// The client directives of every field under the key, in selection order.
     package let directives: [ClientDirective]
+    /// `@catch`, `@required`, `@throwOnFieldError` on the fields under the key, merged (one
+    /// object underlies every fragment's view of it, so the strictest reading wins).
+    package let errorHandling: FieldErrorHandling?
 
     /// Whether the value is stored as a field of the record (not `__typename` or `__id`).
     package var isStored: Bool {
@@ -206,6 +209,7 @@ package final class PlannedField {
         let storageKey = FieldKeys.storageKey(of: field, variables: variables)
         self.storageKey = storageKey
         directives = fields.count == 1 ? field.directives : fields.flatMap(\.directives)
+        errorHandling = fields.count == 1 ? field.errorHandling : FieldErrorHandling.merged(fields.compactMap(\.errorHandling))
         readKey = FieldKeys.readKey(of: field, variables: variables, storageKey: storageKey)
     }
 }

@@ -57,13 +57,15 @@ extension SelectionSet {
     /// Checks a response object against the selections and wraps it. Variables decide
     /// `@include`/`@skip`; a conditional field whose variable is not given may be absent.
     /// A mismatch throws an error naming its path: `hero.friends[2].name: expected String, found Int 42`.
+    /// Field errors in the object (``FieldErrorMarker``) read as `nil`, or as a failure under
+    /// `@catch(to: RESULT)`; under `@throwOnFieldError` or `@required(action: THROW)` they throw.
+    /// A `@required(action: NONE | LOG)` null that reaches the root throws too (there is no
+    /// object to make); the client gives `data: nil` there instead.
     public init(jsonObject: JSONObject, variables: JSONObject = [:]) throws(SelectionSetDecodingError) {
-        do {
-            try SelectionPlan(Self.__selections, parentType: Self.__parentType.name, variables: variables).validate(jsonObject)
-        } catch {
-            throw error.decodingError
+        guard let read = try Self._read(jsonObject: jsonObject, variables: variables) else {
+            throw SelectionSetDecodingError(path: ResponsePath(), expected: "an object (a @required field was null)", found: "null")
         }
-        self.init(_dataDict: DataDict(jsonObject))
+        self = read
     }
 
     /// The response object underneath, as received.
@@ -170,6 +172,8 @@ extension GraphQLEnum: SelectionSetValue {
 extension Optional: SelectionSetValue where Wrapped: SelectionSetValue {
     public static func _fromJSON(_ value: JSONValue) -> Wrapped?? {
         if case .null = value { return .some(nil) }
+        // A field error kept in the data: the field reads as null, as the server sent it.
+        if FieldErrorMarker.isMarker(value) { return .some(nil) }
         return Wrapped._fromJSON(value).map { .some($0) }
     }
 }

@@ -6,12 +6,16 @@ public struct SelectionSetDecodingError: Error, Sendable, Hashable, CustomString
     public let expected: String
     /// What was there: `Int 42`, `null`, `nothing`.
     public let found: String
+    /// For a read failed by `@throwOnFieldError` or `@required(action: THROW)`: the field errors
+    /// that failed it (empty for a null without an error, and for a mismatch).
+    public let fieldErrors: [GraphQLError]
 
     /// An error at `path`.
-    public init(path: ResponsePath, expected: String, found: String) {
+    public init(path: ResponsePath, expected: String, found: String, fieldErrors: [GraphQLError] = []) {
         self.path = path
         self.expected = expected
         self.found = found
+        self.fieldErrors = fieldErrors
     }
 
     public var description: String { "\(path): expected \(expected), found \(found)" }
@@ -50,6 +54,11 @@ extension SelectionPlan {
     private func validateValue(_ value: JSONValue, check: ValueCheck) throws(ValidationMismatch) {
         if case .null = value {
             if check.kind == .nonNull { throw ValidationMismatch(expected: check.type.graphQLDescription, found: "null") }
+            return
+        }
+        if FieldErrorMarker.isMarker(value) {
+            // A field error kept in the data stands for the null the server sent.
+            if check.kind == .nonNull { throw ValidationMismatch(expected: check.type.graphQLDescription, found: "a field error") }
             return
         }
         switch check.kind {

@@ -55,6 +55,7 @@ package final class ValueCheck {
         }
         switch kind {
         case .nonNull:
+            if FieldErrorMarker.isMarker(value) { throw ValidationMismatch(expected: type.graphQLDescription, found: "a field error") }
             try inner!.validate(value)
             return
         case .list:
@@ -94,6 +95,8 @@ package final class ValueCheck {
             // Custom scalars read themselves; without a Swift type anything goes.
             if scalar.map({ $0._fromJSON(value) != nil }) ?? true { return }
         }
+        // A field error kept in the data stands for the null the server sent.
+        if FieldErrorMarker.isMarker(value) { return }
         throw mismatch(found: value)
     }
 

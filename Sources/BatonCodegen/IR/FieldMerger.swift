@@ -23,7 +23,9 @@ final class FieldMerger {
                 result.append(
                     MergedField(
                         responseKey: field.responseKey, name: field.name, type: field.type, description: field.description,
-                        isConditional: !field.conditionSets.contains([]), scope: field.child))
+                        isConditional: !field.conditionSets.contains([]), scope: field.child,
+                        errorSpec: FieldErrorSpec.of(
+                            field, parentType: scope.typeName, throwsOnFieldError: scope.throwsOnFieldError, index: index)))
             case .inlineFragment(let child):
                 guard child.alias == nil, index.condition(child.typeName, alwaysMatches: scope.typeName) else { continue }
                 let conditional = !child.conditions.isEmpty || child.isDeferred
@@ -109,9 +111,12 @@ final class FieldMerger {
         for key in order {
             guard let occurrences = groups[key], let first = occurrences.first else { continue }
             let info = index.field(first.name, on: scope.typeName)
+            // Every occurrence must read the field alike for its accessor to leave `Optional` or
+            // become a `Result` (the data underneath is one object); otherwise it is as the schema says.
+            let errorSpec = occurrences.allSatisfy { $0.errorSpec == first.errorSpec } ? first.errorSpec : nil
             var field = MergedField(
                 responseKey: key, name: first.name, type: info?.type ?? first.type, description: info?.description ?? first.description,
-                isConditional: occurrences.allSatisfy(\.isConditional), scope: nil)
+                isConditional: occurrences.allSatisfy(\.isConditional), scope: nil, errorSpec: errorSpec)
             let namedType = getNamedType(type: field.type)?.name ?? ""
             if index.isComposite(namedType) {
                 var others: [SelectionScope] = []

@@ -34,6 +34,7 @@ final class ScopeBuilder {
         let scope = SelectionScope(
             kind: .fragment, typeName: definition.typeCondition.name.value, swiftName: fragmentTypeNames[name] ?? name, enclosing: nil, qualifiedPrefix: "")
         scope.isLocalCacheMutation = definition.directives.contains { $0.name.value == ClientDirectives.localCacheMutation }
+        scope.isThrowOnFieldError = definition.directives.contains { $0.name.value == "throwOnFieldError" }
         fill(scope, with: [definition.selectionSet], addTypename: true)
         fragmentScopes[name] = scope
         return scope
@@ -43,6 +44,7 @@ final class ScopeBuilder {
     func operationScope(_ operation: OperationDefinition, rootType: String, typeName: String) -> SelectionScope {
         let scope = SelectionScope(kind: .root, typeName: rootType, swiftName: "Data", enclosing: nil, qualifiedPrefix: typeName)
         scope.isLocalCacheMutation = operation.directives.contains { $0.name.value == ClientDirectives.localCacheMutation }
+        scope.isThrowOnFieldError = operation.directives.contains { $0.name.value == "throwOnFieldError" }
         fill(scope, with: [operation.selectionSet], addTypename: false)
         return scope
     }

@@ -41,6 +41,10 @@ final class SelectionScope {
     var isLocalCacheMutation = false
     /// Whether the struct is mutable (its properties have setters): inside a local cache mutation.
     var isMutable: Bool { enclosing?.isMutable ?? isLocalCacheMutation }
+    /// Set on an operation's `Data` or a fragment marked `@throwOnFieldError`.
+    var isThrowOnFieldError = false
+    /// Whether the struct's fields are read under `@throwOnFieldError`.
+    var throwsOnFieldError: Bool { enclosing?.throwsOnFieldError ?? isThrowOnFieldError }
 
     /// Other scopes whose fields this one shows too (the same field selected elsewhere).
     var extraSources: [SelectionScope] = []
@@ -126,4 +130,7 @@ struct MergedField {
     var isConditional: Bool
     /// The struct for the field's selections, for composite fields.
     var scope: SelectionScope?
+    /// `@catch`, `@required`, `@semanticNonNull` under `@throwOnFieldError`, as the scope that
+    /// selects the field reads it.
+    var errorSpec: FieldErrorSpec? = nil
 }

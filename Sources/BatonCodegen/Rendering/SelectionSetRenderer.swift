@@ -77,6 +77,11 @@ struct SelectionSetRenderer {
                     if !conditionSet.isEmpty { parts.append("conditions: \(conditions(conditionSet))") }
                     let directives = clientDirectives(field.directives)
                     if !directives.isEmpty { parts.append("directives: [" + directives.joined(separator: ", ") + "]") }
+                    if let spec = FieldErrorSpec.of(
+                        field, parentType: scope.typeName, throwsOnFieldError: scope.throwsOnFieldError, index: index)
+                    {
+                        parts.append("errorHandling: \(spec.rendered)")
+                    }
                     if let scalar = getNamedType(type: field.type) as? GraphQLScalarType,
                         !IntrospectionConverter.builtInScalars.contains(scalar.name)
                     {
@@ -152,8 +157,11 @@ struct SelectionSetRenderer {
             let fields = (scope.mergedFields ?? []).filter { !($0.responseKey == "__typename" && $0.name == "__typename") }
             if !fields.isEmpty { w.line() }
             for field in fields {
-                var type = names.output(field.type, composite: field.scope.map { reference(to: $0, from: scope) })
+                var type = names.output(
+                    field.type, composite: field.scope.map { reference(to: $0, from: scope) },
+                    nonNullLevels: field.isConditional ? [] : field.errorSpec?.nonNullLevels ?? [])
                 if field.isConditional, !type.hasSuffix("?") { type += "?" }
+                if let spec = field.errorSpec, !field.isConditional { type = spec.accessorType(type) }
                 w.raw(SwiftNaming.docComment(index.field(field.name, on: scope.typeName)?.description ?? field.description, indent: w.indentation))
                 let key = SwiftNaming.stringLiteral(field.responseKey)
                 if mutable {

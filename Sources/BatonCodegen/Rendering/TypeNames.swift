@@ -77,12 +77,13 @@ struct TypeNames {
     }
 
     /// An accessor's type; `composite` names the struct for object, interface and union types.
-    func output(_ type: any GraphQLType, composite: String?) -> String {
-        func inner(_ type: any GraphQLType, nullable: Bool) -> String {
-            if let nonNull = type as? GraphQLNonNull { return inner(nonNull.ofType, nullable: false) }
+    func output(_ type: any GraphQLType, composite: String?, nonNullLevels: Set<Int> = []) -> String {
+        func inner(_ type: any GraphQLType, nullable: Bool, level: Int) -> String {
+            if let nonNull = type as? GraphQLNonNull { return inner(nonNull.ofType, nullable: false, level: level) }
+            let nullable = nullable && !nonNullLevels.contains(level)
             let base: String
             if let list = type as? GraphQLList {
-                base = "[" + inner(list.ofType, nullable: true) + "]"
+                base = "[" + inner(list.ofType, nullable: true, level: level + 1) + "]"
             } else if let named = type as? any GraphQLNamedType {
                 base = (named is GraphQLObjectType || named is GraphQLInterfaceType || named is GraphQLUnionType)
                     ? (composite ?? "BatonAPI.JSONValue") : leaf(named)
@@ -91,7 +92,7 @@ struct TypeNames {
             }
             return nullable ? base + "?" : base
         }
-        return inner(type, nullable: true)
+        return inner(type, nullable: true, level: 0)
     }
 
     /// A variable's or input field's type: `GraphQLNullable<T>` at the top when nullable.

@@ -18,8 +18,8 @@ enum ClientDirectives {
     /// - `@inline`: the fragment is read through `fragments` like any other (no `readInlineData`).
     /// - `@raw_response_type`: no raw response type is generated.
     /// - `@preloadable`: no preloading registry.
-    /// - `@required(action:)`, `@catch(to:)`, `@throwOnFieldError`: accepted only; the field's
-    ///   nullability and errors are as without them (issue 29).
+    /// - `@catch(to:)` on an operation, fragment or inline fragment: accepted only (on a field it
+    ///   works, with `@required(action:)` and `@throwOnFieldError`: see `FieldErrorSpec`).
     /// - `@refetchable(directives:, preferFetchable:)` and `@connection(handler:,
     ///   dynamicKey_UNSTABLE:, prefetchable_pagination:)`: those arguments are accepted and ignored.
     static let declarations: [(name: String, sdl: String)] = [
@@ -52,8 +52,9 @@ enum ClientDirectives {
         ("cacheControlField", "directive @cacheControlField(name: String!, maxAge: Int, inheritMaxAge: Boolean) repeatable on OBJECT | INTERFACE"),
         // `@link` (https://specs.apollo.dev/link/v1.0); its imports may rename: see LinkImports.
         ("link", "directive @link(url: String!, as: String, import: [link__Import], for: link__Purpose) repeatable on SCHEMA"),
-        // Apollo's nullability spec (Morty's): accepted; a field's nullability is as the schema
-        // writes it (what `@semanticNonNull` means to generated types is not implemented).
+        // Apollo's nullability spec (Morty's): `@semanticNonNull` levels are not optional in
+        // accessors read under `@throwOnFieldError` (see SemanticNullability); `@catchByDefault`
+        // is accepted only.
         ("semanticNonNull", "directive @semanticNonNull(levels: [Int] = [0]) on FIELD_DEFINITION"),
         ("semanticNonNullField", "directive @semanticNonNullField(name: String!, levels: [Int] = [0]) repeatable on OBJECT | INTERFACE"),
         ("catchByDefault", "directive @catchByDefault(to: CatchTo! = RESULT) on SCHEMA"),

@@ -10,6 +10,8 @@ public struct LoadedSchema: @unchecked Sendable {
     /// What Apollo's cache directives in the schema say (key fields, embedded fields, key
     /// arguments, max ages).
     public var cachePolicies = CachePolicies()
+    /// `@semanticNonNull` levels by type and field name.
+    public var semanticNonNull: [String: [String: [Int]]] = [:]
 
     /// A schema with the cache key fields of `@typePolicy(keyFields:)`.
     public init(schema: GraphQLSchema, keyFields: [String: [String]] = [:]) {
@@ -112,6 +114,7 @@ public enum SchemaLoader {
         }
         var loaded = LoadedSchema(schema: schema)
         loaded.cachePolicies = try CachePolicies.read(definitions, links: links)
+        loaded.semanticNonNull = SemanticNullability.read(definitions, links: links)
         for case let type as any TypeDefinition in definitions where loaded.typeLocations[type.name.value] == nil {
             loaded.typeLocations[type.name.value] = .of(type)
         }

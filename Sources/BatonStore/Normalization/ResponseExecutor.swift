@@ -24,7 +24,8 @@ struct ExecutionResult: Sendable {
 
 /// The one executor: a single walk over a payload and its ``SelectionPlan`` that checks the
 /// payload against the selections (a typed error with the response path), makes its records
-/// (storage keys, cache keys, client IDs, error paths left unwritten) and the handle invocations
+/// (storage keys, cache keys, client IDs, the response's field errors kept where the server
+/// nulled a field for them) and the handle invocations
 /// of `@connection` and the mutation directives, and gives the data in the shape the store reads
 /// it, all at once (Apollo iOS's executor shape: one walk, several outputs). Server responses,
 /// optimistic responses, local cache writes and detached reads all go through it. It reads no
@@ -43,20 +44,20 @@ struct ResponseExecutor {
     /// Whether any object of the walk selects `__id` (then the walk rebuilds the data with it).
     private let fillsRecordIDs: Bool
 
-    init(cacheKeys: CacheKeyConfiguration, checks: ExecutionChecks, errorPaths: [ResponsePath], fillsRecordIDs: Bool) {
+    init(cacheKeys: CacheKeyConfiguration, checks: ExecutionChecks, errors: [GraphQLError], fillsRecordIDs: Bool) {
         self.cacheKeys = cacheKeys
         self.checks = checks
-        self.errorPaths = ErrorPathTrie(errorPaths)
+        self.errorPaths = ErrorPathTrie(errors)
         self.fillsRecordIDs = fillsRecordIDs
     }
 
     /// Executes `selections` over `data`, the object stored as `rootID`.
     static func execute(
         _ data: JSONObject, selections: [Selection], rootID: DataID, rootType: String, variables: JSONObject,
-        cacheKeys: CacheKeyConfiguration, checks: ExecutionChecks, errorPaths: [ResponsePath] = []
+        cacheKeys: CacheKeyConfiguration, checks: ExecutionChecks, errors: [GraphQLError] = []
     ) throws(SelectionSetDecodingError) -> ExecutionResult {
         var executor = ResponseExecutor(
-            cacheKeys: cacheKeys, checks: checks, errorPaths: errorPaths, fillsRecordIDs: selections.selectsRecordID)
+            cacheKeys: cacheKeys, checks: checks, errors: errors, fillsRecordIDs: selections.selectsRecordID)
         let plan = SelectionPlan(selections, parentType: rootType, variables: variables)
         let rewritten: JSONObject?
         do {
@@ -74,9 +75,9 @@ struct ResponseExecutor {
     /// body, which reports what is wrong).
     static func execute(
         patches: [(path: [ResponsePath.Component], data: JSONObject)], in data: JSONObject, selections: [Selection],
-        rootID: DataID, rootType: String, variables: JSONObject, cacheKeys: CacheKeyConfiguration, errorPaths: [ResponsePath] = []
+        rootID: DataID, rootType: String, variables: JSONObject, cacheKeys: CacheKeyConfiguration, errors: [GraphQLError] = []
     ) throws(SelectionSetDecodingError) -> (records: RecordSource, handles: [HandleInvocation])? {
-        var executor = ResponseExecutor(cacheKeys: cacheKeys, checks: .optimistic, errorPaths: errorPaths, fillsRecordIDs: false)
+        var executor = ResponseExecutor(cacheKeys: cacheKeys, checks: .optimistic, errors: errors, fillsRecordIDs: false)
         let rootPlan = SelectionPlan(selections, parentType: rootType, variables: variables)
         for patch in patches {
             guard let target = executor.locate(patch.path, in: data, rootID: rootID, rootType: rootType, plan: rootPlan) else { return nil }
@@ -194,10 +195,16 @@ struct ResponseExecutor {
             let stored: RecordValue
             if case .null = value, checks == .none || entry.check.kind != .nonNull {
                 if tracksPath && errorNode != ErrorPathTrie.offPath {
-                    skip()
-                    continue
+                    // Nulled for errors at or below it: the errors are kept in its place.
+                    stored = .fieldErrors(errorPaths.errors(below: errorNode))
+                    if rebuilt == nil { rebuilt = object }
+                    rebuilt![entry.responseKey] = FieldErrorMarker.value(errorPaths.responseErrors(below: errorNode))
+                } else {
+                    stored = .null
                 }
-                stored = .null
+            } else if let errors = FieldErrorMarker.errors(in: value) {
+                // A field error in data the store gave out (a typed result written back).
+                stored = .fieldErrors(errors.map { $0.moved(to: nil) })
             } else if case .composite(let type, let selections) = entry.kind {
                 let linked: (RecordValue, JSONValue?)
                 do throws(ValidationMismatch) {
@@ -291,7 +298,9 @@ struct ResponseExecutor {
                 if tracksPath { errorNode = errorPaths.child(of: parentNode, .index(index)) }
                 defer { errorNode = parentNode }
                 if case .null = item, tracksPath, errorNode != ErrorPathTrie.offPath, inner.kind != .nonNull || checks == .none {
-                    result.append(.null)
+                    result.append(.fieldErrors(errorPaths.errors(below: errorNode)))
+                    if rebuilt == nil { rebuilt = items }
+                    rebuilt![index] = FieldErrorMarker.value(errorPaths.responseErrors(below: errorNode))
                     continue
                 }
                 let element: (RecordValue, JSONValue?)
@@ -309,6 +318,10 @@ struct ResponseExecutor {
             }
             return (.list(result), rebuilt.map(JSONValue.list))
         case .object(let object):
+            if let errors = FieldErrorMarker.errors(in: value) {
+                // A field error in data the store gave out (a typed result written back).
+                return (.fieldErrors(errors.map { $0.moved(to: nil) }), nil)
+            }
             guard check.kind == .object || checks == .none else { throw check.mismatch(found: value) }
             let typename = object["__typename"]?.stringValue
             let id = cacheKeys.cacheKey(typename: typename ?? type, object: object) ?? DataID(clientID())
@@ -323,7 +336,8 @@ struct ResponseExecutor {
 }
 
 /// Error paths as a trie of components, so that "is this response path a prefix of an error
-/// path?" costs one step per component however long the paths are.
+/// path?" costs one step per component however long the paths are. Each node knows the errors
+/// whose path ends there, to keep them where the server nulled a field.
 struct ErrorPathTrie {
     /// The node of the empty path.
     static let root = 0
@@ -332,23 +346,59 @@ struct ErrorPathTrie {
 
     /// Each node's children by component.
     private var children: [[ResponsePath.Component: Int]] = [[:]]
+    /// Each node's depth (the length of its path).
+    private var depths: [Int] = [0]
+    /// The positions in `errors` of the errors whose path ends at each node.
+    private var ending: [[Int]] = [[]]
+    /// The errors with a path, as the response gave them.
+    private let errors: [GraphQLError]
     /// Whether there are no error paths at all.
     let isEmpty: Bool
 
-    init(_ paths: [ResponsePath]) {
-        isEmpty = paths.isEmpty
-        for path in paths {
+    init(_ errors: [GraphQLError]) {
+        let located = errors.filter { $0.path != nil }
+        self.errors = located
+        isEmpty = located.isEmpty
+        for (position, error) in located.enumerated() {
             var node = Self.root
-            for component in path.components {
+            for component in error.path!.components {
                 if let next = children[node][component] {
                     node = next
                 } else {
                     children.append([:])
+                    depths.append(depths[node] + 1)
+                    ending.append([])
                     children[node][component] = children.count - 1
                     node = children.count - 1
                 }
             }
+            ending[node].append(position)
         }
+    }
+
+    /// The positions of the errors at or below `node`, in the response's order.
+    private func positions(below node: Int) -> [Int] {
+        var found: [Int] = []
+        var pending = [node]
+        while let next = pending.popLast() {
+            found += ending[next]
+            pending += children[next].values
+        }
+        return found.sorted()
+    }
+
+    /// The errors at or below `node` as the store keeps them: paths relative to the node.
+    func errors(below node: Int) -> [GraphQLError] {
+        let depth = depths[node]
+        return positions(below: node).map { position in
+            let error = errors[position]
+            return error.moved(to: ResponsePath(Array(error.path!.components.dropFirst(depth))))
+        }
+    }
+
+    /// The errors at or below `node` as the response gave them.
+    func responseErrors(below node: Int) -> [GraphQLError] {
+        positions(below: node).map { errors[$0] }
     }
 
     /// The node one component below `node`, or ``offPath``.

@@ -23,11 +23,11 @@ public enum ResponseNormalizer {
     /// records, the object itself stored as `rootID`.
     public static func normalize(
         _ data: JSONObject, selections: [Selection], rootID: DataID = .rootID, rootType: String,
-        variables: JSONObject = [:], cacheKeys: CacheKeyConfiguration = .default, errorPaths: [ResponsePath] = []
+        variables: JSONObject = [:], cacheKeys: CacheKeyConfiguration = .default, errors: [GraphQLError] = []
     ) -> RecordSource {
         normalizeWithHandles(
             data, selections: selections, rootID: rootID, rootType: rootType, variables: variables, cacheKeys: cacheKeys,
-            errorPaths: errorPaths
+            errors: errors
         ).changes
     }
 
@@ -35,13 +35,13 @@ public enum ResponseNormalizer {
     /// mutation directives), in response order, for their handlers to run on the result.
     public static func normalizeWithHandles(
         _ data: JSONObject, selections: [Selection], rootID: DataID = .rootID, rootType: String,
-        variables: JSONObject = [:], cacheKeys: CacheKeyConfiguration = .default, errorPaths: [ResponsePath] = []
+        variables: JSONObject = [:], cacheKeys: CacheKeyConfiguration = .default, errors: [GraphQLError] = []
     ) -> (changes: RecordSource, handles: [HandleInvocation]) {
         // Unchecked: nothing can throw.
         guard
             let result = try? ResponseExecutor.execute(
                 data, selections: selections, rootID: rootID, rootType: rootType, variables: variables, cacheKeys: cacheKeys,
-                checks: .none, errorPaths: errorPaths)
+                checks: .none, errors: errors)
         else { return (RecordSource(), []) }
         return (result.records, result.handles)
     }

@@ -2,7 +2,8 @@ import BatonAPI
 
 /// Records as JSON, for caches that store bytes: `{"__id":…,"__typename":…,"fields":{key: value}}`
 /// where a link is `{"__ref":"id"}` and a list is `{"__list":[…]}` (relay-runtime writes links the
-/// same way), and a scalar is `{"v": value}`.
+/// same way), a scalar is `{"v": value}`, and a field's errors are `{"__errors":[error, …]}` in
+/// the response's error format (paths relative to the field).
 public enum RecordCoding {
     public struct DecodingError: Error, Sendable, CustomStringConvertible {
         public let reason: String
@@ -49,6 +50,9 @@ public enum RecordCoding {
                 encode(item, into: &output)
             }
             output.append(UInt8(ascii: "]"))
+        case .fieldErrors(let errors):
+            output.append(contentsOf: #"{"__errors":"#.utf8)
+            JSONValue.list(errors.map(\.jsonValue)).serialize(into: &output)
         }
         output.append(UInt8(ascii: "}"))
     }
@@ -78,6 +82,7 @@ public enum RecordCoding {
         if let scalar = json["v"] { return .scalar(scalar) }
         if let ref = json["__ref"]?.stringValue { return .link(DataID(ref)) }
         if let list = json["__list"]?.listValue { return .list(try list.map(decodeValue)) }
+        if let errors = json["__errors"]?.listValue { return .fieldErrors(errors.map(GraphQLError.init(json:))) }
         throw DecodingError(reason: "unknown field value \(json)")
     }
 }

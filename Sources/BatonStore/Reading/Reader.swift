@@ -10,12 +10,24 @@ public struct ReadResult: Sendable, Hashable {
     public let seenRootFields: Set<String>
     /// Some selected field or record is not in the store: the data is incomplete (a cache miss).
     public let isMissing: Bool
+    /// The field errors the read met, with their paths in `data` (a response's errors kept in the
+    /// store). In `data` each sits at its field as a `FieldErrorMarker` (BatonAPI).
+    public let fieldErrors: [GraphQLError]
+    /// Where `data` lacks what the selections ask for, when the read was asked to say
+    /// (`collectsMissingPaths`); empty otherwise. A missing list item is `null` in `data` and its
+    /// path is here; a missing field is absent from its object.
+    public let missingPaths: [ResponsePath]
 
-    public init(data: JSONObject?, seenIDs: Set<DataID>, seenRootFields: Set<String> = [], isMissing: Bool) {
+    public init(
+        data: JSONObject?, seenIDs: Set<DataID>, seenRootFields: Set<String> = [], isMissing: Bool,
+        fieldErrors: [GraphQLError] = [], missingPaths: [ResponsePath] = []
+    ) {
         self.data = data
         self.seenIDs = seenIDs
         self.seenRootFields = seenRootFields
         self.isMissing = isMissing
+        self.fieldErrors = fieldErrors
+        self.missingPaths = missingPaths
     }
 }
 
@@ -28,36 +40,61 @@ public struct Reader {
     private var seen = Set<DataID>()
     private var seenRootFields = Set<String>()
     private var isMissing = false
+    /// Whether a stored field error was read (its marker's paths are made whole after the read).
+    private var metFieldErrors = false
+    /// The response path of the read so far, kept only when missing paths are collected.
+    private var path: [ResponsePath.Component]?
+    private var missingPaths: [ResponsePath] = []
 
     init(lookup: @escaping Lookup) {
         self.lookup = lookup
     }
 
-    /// Reads `selections` starting at record `rootID`.
+    /// Reads `selections` starting at record `rootID`; `collectsMissingPaths` also says where the
+    /// data is incomplete (``ReadResult/missingPaths``).
     public static func read(
         selections: [Selection], rootID: DataID = .rootID, rootType: String, variables: JSONObject = [:],
-        lookup: @escaping Lookup
+        collectsMissingPaths: Bool = false, lookup: @escaping Lookup
     ) -> ReadResult {
         var reader = Reader(lookup: lookup)
+        if collectsMissingPaths { reader.path = [] }
         reader.seen.insert(rootID)
         switch lookup(rootID) {
         case .present(let record)?:
-            let data = reader.readObject(record, parentType: rootType, plan: SelectionPlan(selections, parentType: rootType, variables: variables))
-            return ReadResult(data: data, seenIDs: reader.seen, seenRootFields: reader.seenRootFields, isMissing: reader.isMissing)
+            var data = reader.readObject(record, parentType: rootType, plan: SelectionPlan(selections, parentType: rootType, variables: variables))
+            var fieldErrors: [GraphQLError] = []
+            if reader.metFieldErrors {
+                var path: [ResponsePath.Component] = []
+                data = FieldErrorPaths.locate(in: data, path: &path, errors: &fieldErrors)
+            }
+            return ReadResult(
+                data: data, seenIDs: reader.seen, seenRootFields: reader.seenRootFields, isMissing: reader.isMissing,
+                fieldErrors: fieldErrors, missingPaths: reader.missingPaths)
         case .deleted?:
             // A deleted root reads as no data, and nothing is missing (relay-runtime's reader).
             return ReadResult(data: nil, seenIDs: reader.seen, isMissing: false)
         case nil:
-            return ReadResult(data: nil, seenIDs: reader.seen, isMissing: true)
+            return ReadResult(data: nil, seenIDs: reader.seen, isMissing: true, missingPaths: collectsMissingPaths ? [ResponsePath()] : [])
         }
     }
 
     /// Reads `selections` from a record source.
     public static func read(
         selections: [Selection], rootID: DataID = .rootID, rootType: String, variables: JSONObject = [:],
-        source: RecordSource
+        collectsMissingPaths: Bool = false, source: RecordSource
     ) -> ReadResult {
-        read(selections: selections, rootID: rootID, rootType: rootType, variables: variables) { source.state(of: $0) }
+        read(
+            selections: selections, rootID: rootID, rootType: rootType, variables: variables,
+            collectsMissingPaths: collectsMissingPaths
+        ) { source.state(of: $0) }
+    }
+
+    /// Marks the read missing, at the current path plus `component` when paths are collected.
+    private mutating func markMissing(_ component: ResponsePath.Component? = nil) {
+        isMissing = true
+        guard var path else { return }
+        if let component { path.append(component) }
+        missingPaths.append(ResponsePath(path))
     }
 
     private mutating func readObject(_ record: Record, parentType: String, plan: SelectionPlan) -> JSONObject {
@@ -72,7 +109,7 @@ public struct Reader {
             switch entry.kind {
             case .typename:
                 guard let typename = record.typename else {
-                    isMissing = true
+                    markMissing(.key(entry.responseKey))
                     continue
                 }
                 value = .string(typename)
@@ -82,18 +119,26 @@ public struct Reader {
                 if isRoot { seenRootFields.insert(entry.readKey) }
                 guard let stored = record.fields[entry.readKey] else {
                     // A field under a condition whose variable was not given may not be there.
-                    if entry.presence != .conditional { isMissing = true }
+                    if entry.presence != .conditional { markMissing(.key(entry.responseKey)) }
                     continue
                 }
                 if case .composite(let type, let selections) = entry.kind {
-                    guard let linked = readLinked(stored, type: type, plan: selections) else { continue }
+                    path?.append(.key(entry.responseKey))
+                    let linked = readLinked(stored, type: type, plan: selections)
+                    path?.removeLast()
+                    guard let linked else { continue }
                     value = linked
                 } else {
-                    guard case .scalar(let scalar) = stored else {
-                        isMissing = true  // a link where a scalar was selected: not usable data
+                    switch stored {
+                    case .scalar(let scalar):
+                        value = scalar
+                    case .fieldErrors(let errors):
+                        metFieldErrors = true
+                        value = FieldErrorMarker.value(errors)
+                    case .link, .list:
+                        markMissing(.key(entry.responseKey))  // a link where a scalar was selected: not usable data
                         continue
                     }
-                    value = scalar
                 }
             }
             keys.append(entry.responseKey)
@@ -107,22 +152,30 @@ public struct Reader {
         case .scalar(.null):
             return .null
         case .scalar:
-            isMissing = true
+            markMissing()
             return nil
+        case .fieldErrors(let errors):
+            metFieldErrors = true
+            return FieldErrorMarker.value(errors)
         case .list(let items):
             var result: [JSONValue] = []
             result.reserveCapacity(items.count)
             var complete = true
             // Every item is read even after a missing one (as relay-runtime's reader does): a
             // store loading records on demand then learns all that a list misses in one read.
-            for item in items {
-                if let value = readLinked(item, type: type, plan: plan) {
+            for (index, item) in items.enumerated() {
+                path?.append(.index(index))
+                let value = readLinked(item, type: type, plan: plan)
+                path?.removeLast()
+                if let value {
                     result.append(value)
                 } else {
                     complete = false
+                    // A partial read keeps the list's other items; the missing one's path is listed.
+                    if path != nil { result.append(.null) }
                 }
             }
-            return complete ? .list(result) : nil
+            return complete || path != nil ? .list(result) : nil
         case .link(let id):
             seen.insert(id)
             switch lookup(id) {
@@ -131,9 +184,50 @@ public struct Reader {
             case .deleted?:
                 return .null
             case nil:
-                isMissing = true
+                markMissing()
                 return nil
             }
+        }
+    }
+}
+
+/// Makes the paths of the field errors a read gave out whole: the store keeps each error's path
+/// relative to its field, and the read puts the field's place in front.
+enum FieldErrorPaths {
+    static func locate(in object: JSONObject, path: inout [ResponsePath.Component], errors: inout [GraphQLError]) -> JSONObject {
+        var result = object
+        for (key, value) in zip(object.keys, object.values) {
+            path.append(.key(key))
+            defer { path.removeLast() }
+            if let located = locate(in: value, path: &path, errors: &errors) { result[key] = located }
+        }
+        return result
+    }
+
+    /// The value with its markers' paths made whole, or `nil` when nothing in it changed.
+    private static func locate(in value: JSONValue, path: inout [ResponsePath.Component], errors: inout [GraphQLError]) -> JSONValue? {
+        switch value {
+        case .object(let object):
+            if let stored = FieldErrorMarker.errors(in: value) {
+                let whole = stored.map { $0.moved(to: ResponsePath(path + ($0.path?.components ?? []))) }
+                errors += whole
+                return FieldErrorMarker.value(whole)
+            }
+            return .object(locate(in: object, path: &path, errors: &errors))
+        case .list(let items):
+            var result = items
+            var changed = false
+            for index in items.indices {
+                path.append(.index(index))
+                defer { path.removeLast() }
+                if let located = locate(in: items[index], path: &path, errors: &errors) {
+                    result[index] = located
+                    changed = true
+                }
+            }
+            return changed ? .list(result) : nil
+        default:
+            return nil
         }
     }
 }

@@ -27,11 +27,17 @@ public struct Record: Sendable, Hashable {
 }
 
 /// The value of a record's field: a scalar (or a list of scalars, or null), a link to another
-/// record, or a list whose items are links, nulls or nested lists.
+/// record, a list whose items are links, nulls or nested lists, or the errors a response reported
+/// for the field (or a list item) instead of a value.
 public enum RecordValue: Sendable, Hashable {
     case scalar(JSONValue)
     case link(DataID)
     case list([RecordValue])
+    /// The response's errors at or below this field, which the server nulled for them (Relay and
+    /// Apollo Kotlin keep them likewise). Each error's `path` is relative to the field (empty for
+    /// an error at the field itself). A read gives the errors, not a miss and not an older value,
+    /// until a later response writes the field.
+    case fieldErrors([GraphQLError])
 
     public static let null = RecordValue.scalar(.null)
 
@@ -42,7 +48,7 @@ public enum RecordValue: Sendable, Hashable {
     /// Calls `body` with each ID this value links to, directly or through lists, in order.
     func forEachLink(_ body: (DataID) -> Void) {
         switch self {
-        case .scalar: return
+        case .scalar, .fieldErrors: return
         case .link(let id): body(id)
         case .list(let items): for item in items { item.forEachLink(body) }
         }

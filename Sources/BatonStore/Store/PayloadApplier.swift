@@ -22,7 +22,7 @@ enum PayloadApplier {
     /// Normalizes `data` for `descriptor` (no records are read: this runs before the store's lock).
     /// `normalize: false` keeps only the data, for an optimistic update made by its updater alone.
     static func normalize(
-        data: JSONObject, descriptor: OperationDescriptor, errorPaths: [ResponsePath], cacheKeys: CacheKeyConfiguration,
+        data: JSONObject, descriptor: OperationDescriptor, errors: [GraphQLError], cacheKeys: CacheKeyConfiguration,
         normalize: Bool = true
     ) -> NormalizedPayload {
         guard normalize else {
@@ -30,7 +30,7 @@ enum PayloadApplier {
                 data: data, shapedData: data, descriptor: descriptor, cacheKeys: cacheKeys, records: RecordSource(), handles: [])
         }
         // Unchecked: nothing can throw.
-        return (try? execute(data: data, descriptor: descriptor, errorPaths: errorPaths, cacheKeys: cacheKeys, checks: .none))
+        return (try? execute(data: data, descriptor: descriptor, errors: errors, cacheKeys: cacheKeys, checks: .none))
             ?? NormalizedPayload(
                 data: data, shapedData: data, descriptor: descriptor, cacheKeys: cacheKeys, records: RecordSource(), handles: [])
     }
@@ -38,12 +38,12 @@ enum PayloadApplier {
     /// Checks `data` against `descriptor`'s selections as `checks` says and normalizes it, in
     /// the one walk of ``ResponseExecutor`` (no records are read: this runs before the lock).
     static func execute(
-        data: JSONObject, descriptor: OperationDescriptor, errorPaths: [ResponsePath], cacheKeys: CacheKeyConfiguration,
+        data: JSONObject, descriptor: OperationDescriptor, errors: [GraphQLError], cacheKeys: CacheKeyConfiguration,
         checks: ExecutionChecks
     ) throws(SelectionSetDecodingError) -> NormalizedPayload {
         let result = try ResponseExecutor.execute(
             data, selections: descriptor.selections, rootID: descriptor.rootID, rootType: descriptor.rootType,
-            variables: descriptor.variables, cacheKeys: cacheKeys, checks: checks, errorPaths: errorPaths)
+            variables: descriptor.variables, cacheKeys: cacheKeys, checks: checks, errors: errors)
         return NormalizedPayload(
             data: data, shapedData: result.data, descriptor: descriptor, cacheKeys: cacheKeys, records: result.records,
             handles: result.handles)
@@ -67,11 +67,11 @@ enum PayloadApplier {
 
     /// ``normalize(data:descriptor:errorPaths:cacheKeys:normalize:)`` and ``apply(_:lookup:updater:)`` in one.
     static func apply(
-        data: JSONObject, descriptor: OperationDescriptor, errorPaths: [ResponsePath], cacheKeys: CacheKeyConfiguration,
+        data: JSONObject, descriptor: OperationDescriptor, errors: [GraphQLError], cacheKeys: CacheKeyConfiguration,
         lookup: @escaping Reader.Lookup, updater: Updater?, normalize: Bool = true
     ) -> StoreChanges {
         apply(
-            Self.normalize(data: data, descriptor: descriptor, errorPaths: errorPaths, cacheKeys: cacheKeys, normalize: normalize),
+            Self.normalize(data: data, descriptor: descriptor, errors: errors, cacheKeys: cacheKeys, normalize: normalize),
             lookup: lookup, updater: updater)
     }
 }

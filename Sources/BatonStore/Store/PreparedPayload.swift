@@ -1,6 +1,6 @@
 import BatonAPI
 
-/// A server payload checked and normalized for an operation by ``Store/prepare(data:for:errorPaths:)``,
+/// A server payload checked and normalized for an operation by ``Store/prepare(data:for:errors:)``,
 /// ready to publish. Made without the store's lock.
 public struct PreparedPayload: Sendable {
     let payload: NormalizedPayload

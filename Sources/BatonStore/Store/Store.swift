@@ -135,12 +135,13 @@ public final class Store: Sendable {
 
     // MARK: Reading
 
-    /// Reads an operation or fragment from the store.
-    public func read(_ descriptor: OperationDescriptor) -> ReadResult {
+    /// Reads an operation or fragment from the store; `collectsMissingPaths` also says where
+    /// the data is incomplete (``ReadResult/missingPaths``, for partial reads).
+    public func read(_ descriptor: OperationDescriptor, collectsMissingPaths: Bool = false) -> ReadResult {
         let descriptor = storageDescriptor(descriptor)
         return state.withLock { state in
             defer { state.trimMemory() }
-            return state.read(descriptor)
+            return state.read(descriptor, collectsMissingPaths: collectsMissingPaths)
         }
     }
 
@@ -231,14 +232,14 @@ public final class Store: Sendable {
     /// being notified; every other watcher is notified as usual.
     @discardableResult
     public func publish(
-        data: JSONObject, for descriptor: OperationDescriptor, errorPaths: [ResponsePath] = [], fetched: Bool = false,
+        data: JSONObject, for descriptor: OperationDescriptor, errors: [GraphQLError] = [], fetched: Bool = false,
         updater: (@Sendable (RecordSourceProxy, JSONObject) -> Void)? = nil, replacing optimistic: OptimisticUpdate? = nil,
         silencing subscription: StoreSubscription? = nil
     ) -> Set<DataID> {
         let descriptor = storageDescriptor(descriptor)
         // Normalized before the lock: only the handlers, the updater and the merge need it.
         let payload = PayloadApplier.normalize(
-            data: data, descriptor: descriptor, errorPaths: errorPaths, cacheKeys: cacheKeys(for: descriptor))
+            data: data, descriptor: descriptor, errors: errors, cacheKeys: cacheKeys(for: descriptor))
         return commit(fetched: fetched ? descriptor : nil, removing: optimistic, silencing: subscription?.id) { state in
             PayloadApplier.apply(payload, lookup: state.baseLookup, updater: updater)
         }
@@ -250,12 +251,12 @@ public final class Store: Sendable {
     /// ``publish(_:fetched:updater:replacing:silencing:)``; ``PreparedPayload/data`` is the data
     /// in the store's shape (record IDs filled in where `__id` is selected).
     public func prepare(
-        data: JSONObject, for descriptor: OperationDescriptor, errorPaths: [ResponsePath] = []
+        data: JSONObject, for descriptor: OperationDescriptor, errors: [GraphQLError] = []
     ) throws(SelectionSetDecodingError) -> PreparedPayload {
         let descriptor = storageDescriptor(descriptor)
         return PreparedPayload(
             payload: try PayloadApplier.execute(
-                data: data, descriptor: descriptor, errorPaths: errorPaths, cacheKeys: cacheKeys(for: descriptor), checks: .response))
+                data: data, descriptor: descriptor, errors: errors, cacheKeys: cacheKeys(for: descriptor), checks: .response))
     }
 
     /// Checks and normalizes the deferred parts one part of an incremental response added, each
@@ -264,7 +265,7 @@ public final class Store: Sendable {
     /// then. The result's ``PreparedPayload/data`` is `data` as it is (it does not fill `__id`).
     public func prepare(
         patches: [(path: ResponsePath, data: JSONObject)], in data: JSONObject, for descriptor: OperationDescriptor,
-        errorPaths: [ResponsePath] = []
+        errors: [GraphQLError] = []
     ) throws(SelectionSetDecodingError) -> PreparedPayload? {
         let descriptor = storageDescriptor(descriptor)
         let cacheKeys = cacheKeys(for: descriptor)
@@ -272,7 +273,7 @@ public final class Store: Sendable {
             let (records, handles) = try ResponseExecutor.execute(
                 patches: patches.map { ($0.path.components, $0.data) }, in: data, selections: descriptor.selections,
                 rootID: descriptor.rootID, rootType: descriptor.rootType, variables: descriptor.variables, cacheKeys: cacheKeys,
-                errorPaths: errorPaths)
+                errors: errors)
         else { return nil }
         return PreparedPayload(
             payload: NormalizedPayload(
@@ -281,7 +282,7 @@ public final class Store: Sendable {
 
     /// Publishes a prepared payload: its directive handlers (`@connection`, mutation directives)
     /// run, then `updater`, in one commit. `replacing` and `silencing` are as for
-    /// ``publish(data:for:errorPaths:fetched:updater:replacing:silencing:)``.
+    /// ``publish(data:for:errors:fetched:updater:replacing:silencing:)``.
     @discardableResult
     public func publish(
         _ prepared: PreparedPayload, fetched: Bool = false, updater: (@Sendable (RecordSourceProxy, JSONObject) -> Void)? = nil,
@@ -316,7 +317,7 @@ public final class Store: Sendable {
         let descriptor = storageDescriptor(descriptor)
         // Normalized once, before the lock; a rebase runs only the handlers and the updater again.
         let payload = PayloadApplier.normalize(
-            data: data ?? [:], descriptor: descriptor, errorPaths: [], cacheKeys: cacheKeys(for: descriptor), normalize: data != nil)
+            data: data ?? [:], descriptor: descriptor, errors: [], cacheKeys: cacheKeys(for: descriptor), normalize: data != nil)
         return applyOptimistic(payload, updater: updater)
     }
 
@@ -330,7 +331,7 @@ public final class Store: Sendable {
     ) throws(SelectionSetDecodingError) -> OptimisticUpdate {
         let descriptor = storageDescriptor(descriptor)
         let payload = try PayloadApplier.execute(
-            data: data, descriptor: descriptor, errorPaths: [], cacheKeys: cacheKeys(for: descriptor), checks: .optimistic)
+            data: data, descriptor: descriptor, errors: [], cacheKeys: cacheKeys(for: descriptor), checks: .optimistic)
         return applyOptimistic(payload, updater: updater)
     }
 
@@ -556,13 +557,13 @@ extension Store {
     /// Reads `data` as the store would after publishing it for `descriptor` into an empty store
     /// (directive handlers and `@connection` included, record IDs filled in for `__id`), without
     /// touching this store: the store's shape for a response that is not written to it.
-    public func readDetached(data: JSONObject, for descriptor: OperationDescriptor, errorPaths: [ResponsePath] = []) -> ReadResult {
+    public func readDetached(data: JSONObject, for descriptor: OperationDescriptor, errors: [GraphQLError] = []) -> ReadResult {
         let descriptor = storageDescriptor(descriptor)
         var base = RecordSource()
         base.set(Record(id: .rootID, typename: "__Root"))
         let empty = base
         let changes = PayloadApplier.apply(
-            data: data, descriptor: descriptor, errorPaths: errorPaths, cacheKeys: cacheKeys(for: descriptor),
+            data: data, descriptor: descriptor, errors: errors, cacheKeys: cacheKeys(for: descriptor),
             lookup: { empty.state(of: $0) }, updater: nil)
         base.apply(changes.records)
         let source = base

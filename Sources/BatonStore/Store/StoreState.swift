@@ -90,8 +90,8 @@ struct StoreState {
         return { memory.state(of: $0) }
     }
 
-    func read(_ descriptor: OperationDescriptor) -> ReadResult {
-        Self.read(descriptor, memory: memory, lookup: lookup)
+    func read(_ descriptor: OperationDescriptor, collectsMissingPaths: Bool = false) -> ReadResult {
+        Self.read(descriptor, memory: memory, lookup: lookup, collectsMissingPaths: collectsMissingPaths)
     }
 
     /// Reads the base records alone, without the optimistic overlay.
@@ -101,11 +101,13 @@ struct StoreState {
 
     /// Reads through `lookup`; over a persistent cache, what is not in memory is loaded in one
     /// batch per level of the selection tree first.
-    private static func read(_ descriptor: OperationDescriptor, memory: WorkingSet, lookup: @escaping Reader.Lookup) -> ReadResult {
+    private static func read(
+        _ descriptor: OperationDescriptor, memory: WorkingSet, lookup: @escaping Reader.Lookup, collectsMissingPaths: Bool = false
+    ) -> ReadResult {
         memory.batchedRead {
             Reader.read(
                 selections: descriptor.selections, rootID: descriptor.rootID, rootType: descriptor.rootType,
-                variables: descriptor.variables, lookup: lookup)
+                variables: descriptor.variables, collectsMissingPaths: collectsMissingPaths, lookup: lookup)
         } prefetch: { loadMissed in
             RecordPrefetcher.walk(
                 selections: descriptor.selections, rootID: descriptor.rootID, rootType: descriptor.rootType,

@@ -185,10 +185,16 @@ struct HostileStreamTests {
         // set of every prefix was 5 billion components for this one).
         let path = ResponsePath([.key("hero")] + Array(repeating: .key("f"), count: 99_999))
         let changes = ResponseNormalizer.normalize(
-            ["hero": .null], selections: HeroNameQuery.Data.__selections, rootType: "Query", errorPaths: [path, ["hero"]])
-        // The null came from an error: it is not written over good data.
-        #expect(changes[.rootID]?["hero"] == nil)
-        #expect(changes[.rootID]?["hero(episode:null)"] == nil)
+            ["hero": .null], selections: HeroNameQuery.Data.__selections, rootType: "Query",
+            errors: [GraphQLError(message: "deep", path: path), GraphQLError(message: "here", path: ["hero"])])
+        // The null came from errors: they are kept in its place, paths relative to the field.
+        guard case .fieldErrors(let kept)? = changes[.rootID]?["hero"] else {
+            Issue.record("expected the hero's errors, found \(String(describing: changes[.rootID]?["hero"]))")
+            return
+        }
+        #expect(kept.map(\.message) == ["deep", "here"])
+        #expect(kept[0].path?.components.count == 99_999)
+        #expect(kept[1].path == [])
     }
 
     // MARK: Bursts (item 15)

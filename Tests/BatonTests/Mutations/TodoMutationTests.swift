@@ -190,7 +190,21 @@ struct TodoMutationTests {
                 completion: { result in outcome.withLock { $0 = try? result.get() } })
             await commit.finished()
             #expect(outcome.withLock { $0 }?.errors?.isEmpty == false)
-            #expect(client.store.snapshot() == before)
+            // Every record is as before; the root keeps the mutation field's error, as the store
+            // keeps every field a response nulled for an error (issue 29).
+            var after = client.store.snapshot()
+            let root = try #require(after[.rootID])
+            let kept = root.fields.filter { $0.key.hasPrefix("changeTodoStatus(") }
+            #expect(kept.count == 1)
+            if case .fieldErrors(let errors)? = kept.first?.value {
+                #expect(errors.first?.message.contains("has no todo") == true)
+            } else {
+                Issue.record("the mutation field keeps no error: \(String(describing: kept.first?.value))")
+            }
+            var withoutError = root
+            for (key, _) in kept { withoutError[key] = nil }
+            after.set(withoutError)
+            #expect(after == before)
         }
     }
 

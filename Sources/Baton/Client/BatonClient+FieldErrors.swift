@@ -1,0 +1,35 @@
+import BatonAPI
+import BatonStore
+
+extension BatonClient {
+    /// Typed data from an object already checked against `T`'s selections (the executor's data
+    /// or the store's read), with the field-error directives applied: `nil` when a
+    /// `@required(action: NONE | LOG)` null reached the root; ``BatonError/fieldErrorThrown(operationName:_:)``
+    /// for `@throwOnFieldError` and `@required(action: THROW)`. `@required(action: LOG)` nulls are
+    /// logged at warning level with their path.
+    func typedData<T: SelectionSet>(
+        _ type: T.Type, checked object: JSONObject, variables: JSONObject, operationName: String
+    ) throws(BatonError) -> T? {
+        do {
+            return try T._resolvingFieldErrors(checked: object, variables: variables) { path in
+                logger.warning("\(operationName): @required field is null at \(path); its parent reads as null")
+            }
+        } catch {
+            throw BatonError.fieldErrorThrown(operationName: operationName, error)
+        }
+    }
+
+    /// Typed data from an object not checked yet (a read of the store, which may have been
+    /// edited into a shape the selections do not allow): `matches` is false then. `data` is `nil`
+    /// when a `@required(action: NONE | LOG)` null reached the root.
+    func typedData<T: SelectionSet>(
+        _ type: T.Type, unchecked object: JSONObject, variables: JSONObject, operationName: String
+    ) throws(BatonError) -> (matches: Bool, data: T?) {
+        do {
+            try SelectionPlan(T.__selections, parentType: T.__parentType.name, variables: variables).validate(object)
+        } catch {
+            return (false, nil)
+        }
+        return (true, try typedData(type, checked: object, variables: variables, operationName: operationName))
+    }
+}
