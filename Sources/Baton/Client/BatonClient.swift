@@ -103,16 +103,21 @@ public final class BatonClient: Sendable {
     /// (the cached result, then the server's or its error), so it is not offered here: use
     /// ``fetchResults(query:cachePolicy:)``, `watch(query:cachePolicy:)` or the callback form,
     /// which deliver both.
+    ///
+    /// `maxStale` is how long past its max age cached data may still answer as a hit, flagged
+    /// ``GraphQLResult/isStale`` (`nil`: the store's ``CacheFreshness/maxStale``).
     public func fetch<Query: GraphQLQuery>(
-        query: Query, cachePolicy: SingleResultCachePolicy = .default
+        query: Query, cachePolicy: SingleResultCachePolicy = .default, maxStale: Duration? = nil
     ) async throws -> GraphQLResult<Query.Data> {
-        try await observing(query) { try await self.fetchUnobserved(query: query, cachePolicy: cachePolicy.cachePolicy) }
+        try await observing(query) {
+            try await self.fetchUnobserved(query: query, cachePolicy: cachePolicy.cachePolicy, maxStale: maxStale)
+        }
     }
 
     private func fetchUnobserved<Query: GraphQLQuery>(
-        query: Query, cachePolicy: CachePolicy
+        query: Query, cachePolicy: CachePolicy, maxStale: Duration?
     ) async throws -> GraphQLResult<Query.Data> {
-        let cached = cacheAnswer(for: query)
+        let cached = cacheAnswer(for: query, maxStale: maxStale)
         let plan = CachePolicyPlan(cachePolicy, hasData: cached.result != nil, isFresh: cached.isFresh)
         if plan.answersFromCache, let result = cached.result {
             // A single-result policy never fetches after answering from the cache.
@@ -126,9 +131,10 @@ public final class BatonClient: Sendable {
     /// Every result `cachePolicy` gives, in order: with `.returnCacheDataAndFetch`, the cached
     /// result (when there is one) and then the server's, or the server's error. An incremental
     /// response (`@defer`, `@stream`) gives one result per part, each normalized into the store;
-    /// deferred fragments that have not arrived read as `nil`.
+    /// deferred fragments that have not arrived read as `nil`. `maxStale` is as for
+    /// ``fetch(query:cachePolicy:maxStale:)``.
     public func fetchResults<Query: GraphQLQuery>(
-        query: Query, cachePolicy: CachePolicy = .default
+        query: Query, cachePolicy: CachePolicy = .default, maxStale: Duration? = nil
     ) -> AsyncThrowingStream<GraphQLResult<Query.Data>, any Error> {
         AsyncThrowingStream { continuation in
             let task = Task {
@@ -139,7 +145,7 @@ public final class BatonClient: Sendable {
                 }
                 do {
                     try await withContext(of: observation) {
-                        let cached = self.cacheAnswer(for: query)
+                        let cached = self.cacheAnswer(for: query, maxStale: maxStale)
                         let plan = CachePolicyPlan(cachePolicy, hasData: cached.result != nil, isFresh: cached.isFresh)
                         if plan.answersFromCache, let result = cached.result { deliver(result) }
                         if plan.isMiss { throw BatonError.cacheMiss(operationName: Query.operationName) }
@@ -371,14 +377,18 @@ public final class BatonClient: Sendable {
         return GraphQLResult(data: nil, errors: (result.errors ?? []) + [problem], extensions: result.extensions, source: result.source)
     }
 
-    /// The query's data from the store when it reads whole (fresh or stale), and whether it is
-    /// fresh: one read decides and answers.
-    func cacheAnswer<Query: GraphQLQuery>(for query: Query) -> (result: GraphQLResult<Query.Data>?, isFresh: Bool) {
+    /// The query's data from the store when it reads whole (fresh or stale, flagged), and
+    /// whether it may answer as fresh: available, or stale by age by no more than `maxStale`
+    /// (`nil`: the store's). One read decides and answers; `staleAt` is when its data goes stale.
+    func cacheAnswer<Query: GraphQLQuery>(
+        for query: Query, maxStale: Duration? = nil
+    ) -> (result: GraphQLResult<Query.Data>?, isFresh: Bool, staleAt: Date?) {
         let load = store.load(OperationDescriptor(operation: query))
         guard !load.read.isMissing, let object = load.read.data,
             let data = try? Query.Data(jsonObject: object, variables: query.variablesJSON)
-        else { return (nil, false) }
-        return (GraphQLResult(data: data, errors: nil, extensions: nil, source: .cache), load.availability == .available)
+        else { return (nil, false, load.read.staleAt) }
+        let result = GraphQLResult(data: data, errors: nil, extensions: nil, source: .cache, isStale: load.availability == .stale)
+        return (result, load.isUsable(maxStale: maxStale ?? store.freshness.maxStale), load.read.staleAt)
     }
 }
 

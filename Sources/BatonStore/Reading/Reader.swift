@@ -1,4 +1,5 @@
 import BatonAPI
+import Foundation
 
 /// What reading selections from records gave: the response-shaped object (or `nil` if the root
 /// record is missing or deleted), every record ID the read touched, and whether anything was missing.
@@ -10,12 +11,21 @@ public struct ReadResult: Sendable, Hashable {
     public let seenRootFields: Set<String>
     /// Some selected field or record is not in the store: the data is incomplete (a cache miss).
     public let isMissing: Bool
+    /// When the first field the read saw goes (or went) stale, past its max age or its
+    /// response's expiry (see `CacheFreshness`); `nil` when none ever does.
+    public let staleAt: Date?
 
-    public init(data: JSONObject?, seenIDs: Set<DataID>, seenRootFields: Set<String> = [], isMissing: Bool) {
+    public init(data: JSONObject?, seenIDs: Set<DataID>, seenRootFields: Set<String> = [], isMissing: Bool, staleAt: Date? = nil) {
         self.data = data
         self.seenIDs = seenIDs
         self.seenRootFields = seenRootFields
         self.isMissing = isMissing
+        self.staleAt = staleAt
+    }
+
+    /// Whether a field the read saw is past its max age at `now`.
+    public func isStale(at now: Date) -> Bool {
+        staleAt.map { $0 <= now } ?? false
     }
 }
 
@@ -28,9 +38,14 @@ public struct Reader {
     private var seen = Set<DataID>()
     private var seenRootFields = Set<String>()
     private var isMissing = false
+    /// Field ages: read when records may carry them (`datesFields`), measured with `rules`.
+    private let ages: AgeReading?
+    private var staleAt = Double.infinity
+    private var inheritedMaxAge: Double?
 
-    init(lookup: @escaping Lookup) {
+    init(lookup: @escaping Lookup, ages: AgeReading? = nil) {
         self.lookup = lookup
+        self.ages = ages
     }
 
     /// Reads `selections` starting at record `rootID`.
@@ -38,12 +53,23 @@ public struct Reader {
         selections: [Selection], rootID: DataID = .rootID, rootType: String, variables: JSONObject = [:],
         lookup: @escaping Lookup
     ) -> ReadResult {
-        var reader = Reader(lookup: lookup)
+        read(selections: selections, rootID: rootID, rootType: rootType, variables: variables, ages: nil, lookup: lookup)
+    }
+
+    /// Reads `selections` starting at record `rootID`, telling when the fields it reads go stale
+    /// as `ages` measures them.
+    static func read(
+        selections: [Selection], rootID: DataID, rootType: String, variables: JSONObject, ages: AgeReading?,
+        lookup: @escaping Lookup
+    ) -> ReadResult {
+        var reader = Reader(lookup: lookup, ages: ages)
         reader.seen.insert(rootID)
         switch lookup(rootID) {
         case .present(let record)?:
             let data = reader.readObject(record, parentType: rootType, plan: SelectionPlan(selections, parentType: rootType, variables: variables))
-            return ReadResult(data: data, seenIDs: reader.seen, seenRootFields: reader.seenRootFields, isMissing: reader.isMissing)
+            let staleAt = reader.staleAt == .infinity ? nil : Date(timeIntervalSince1970: max(reader.staleAt, -1e12))
+            return ReadResult(
+                data: data, seenIDs: reader.seen, seenRootFields: reader.seenRootFields, isMissing: reader.isMissing, staleAt: staleAt)
         case .deleted?:
             // A deleted root reads as no data, and nothing is missing (relay-runtime's reader).
             return ReadResult(data: nil, seenIDs: reader.seen, isMissing: false)
@@ -67,6 +93,8 @@ public struct Reader {
         keys.reserveCapacity(planned.count)
         values.reserveCapacity(planned.count)
         let isRoot = record.id == .rootID
+        let typename = record.typename ?? parentType
+        let fieldAges = ages?.datesFields == true ? record.fields[FieldAges.key]?.scalarValue?.objectValue : nil
         for entry in planned {
             let value: JSONValue
             switch entry.kind {
@@ -85,7 +113,13 @@ public struct Reader {
                     if entry.presence != .conditional { isMissing = true }
                     continue
                 }
+                var maxAge: Double?
+                if let ages { maxAge = noteAge(of: entry, on: typename, in: fieldAges, rules: ages.rules) }
                 if case .composite(let type, let selections) = entry.kind {
+                    // A scalar field without a max age of its own takes its object's.
+                    let inherited = inheritedMaxAge
+                    inheritedMaxAge = maxAge
+                    defer { inheritedMaxAge = inherited }
                     guard let linked = readLinked(stored, type: type, plan: selections) else { continue }
                     value = linked
                 } else {
@@ -100,6 +134,20 @@ public struct Reader {
             values.append(value)
         }
         return JSONObject(uniqueKeys: keys, values: values)
+    }
+
+    /// Notes when the field read at `entry` goes stale and returns its max age (`nil`: none).
+    private mutating func noteAge(of entry: PlannedField, on typename: String, in fieldAges: JSONObject?, rules: MaxAgeRules?) -> Double? {
+        var returnType: String?
+        if case .composite(let type, _) = entry.kind { returnType = type }
+        let maxAge = rules?.maxAge(of: entry.field.name, on: typename, returning: returnType, inherited: inheritedMaxAge)
+        if let age = FieldAges.age(fieldAges?[entry.readKey]) {
+            if let stale = age.staleAt(maxAge: maxAge), stale < staleAt { staleAt = stale }
+        } else if maxAge != nil {
+            // A max age and no date: the field's age is unknown, so it is stale.
+            staleAt = -.infinity
+        }
+        return maxAge
     }
 
     private mutating func readLinked(_ stored: RecordValue, type: String, plan: SelectionPlan) -> JSONValue? {
@@ -136,4 +184,11 @@ public struct Reader {
             }
         }
     }
+}
+
+/// What a read needs to tell when its data goes stale: whether records may carry field ages at
+/// all, and the max ages that apply (`nil`: only responses' own expiries count).
+struct AgeReading {
+    let datesFields: Bool
+    let rules: MaxAgeRules?
 }
