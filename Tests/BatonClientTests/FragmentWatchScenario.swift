@@ -50,7 +50,7 @@ struct FragmentWatchScenario {
                 ]
             ], for: ChangeTodoStatusWithCountsMutation.self)
         _ = try await client.perform(
-            mutation: ChangeTodoStatusWithCountsMutation(input: ChangeTodoStatusInput(id: id, complete: complete)))
+            mutation: ChangeTodoStatusWithCountsMutation(input: ChangeTodoStatusInput(complete: complete, id: id, userId: "me")))
     }
 
     @Test func aFragmentWatchIsTypedAndEmitsWhenAFieldItReadsChanges() async throws {

@@ -120,8 +120,8 @@ struct FreshnessScenario {
         scenario.enqueue()
         _ = try await scenario.client.fetch(query: HeroRecordIDQuery())
         scenario.clock.advance(by: .seconds(15 * 86_400 + 1))
-        scenario.transport.enqueue(failure: URLError(.badServerResponse), for: HeroRecordIDQuery.self)
-        await #expect(throws: URLError.self) { try await scenario.client.fetch(query: HeroRecordIDQuery()) }
+        scenario.transport.enqueue(failure: ServerDown(), for: HeroRecordIDQuery.self)
+        await #expect(throws: ServerDown.self) { try await scenario.client.fetch(query: HeroRecordIDQuery()) }
         #expect(scenario.requestCount == 2)
     }
 
@@ -211,8 +211,12 @@ struct FreshnessScenario {
     }
 }
 
-/// Waits (yielding, then a millisecond at a time, up to 5 s) until `condition` holds.
-func waitUntil(_ condition: () -> Bool) async throws {
+/// A transport failure.
+struct ServerDown: Error {}
+
+/// Waits (yielding, then a millisecond at a time, up to 5 s) until `condition` holds, on the
+/// caller's actor.
+func waitUntil(isolation: isolated (any Actor)? = #isolation, _ condition: () -> Bool) async throws {
     for attempt in 0..<5_000 {
         if condition() { return }
         if attempt < 100 { await Task.yield() } else { try await Task.sleep(for: .milliseconds(1)) }

@@ -105,7 +105,7 @@ public final class BatonClient: Sendable {
     /// which deliver both.
     ///
     /// `maxStale` is how long past its max age cached data may still answer as a hit, flagged
-    /// ``GraphQLResult/isStale`` (`nil`: the store's ``CacheFreshness/maxStale``).
+    /// `GraphQLResult.isStale` (`nil`: the store's `CacheFreshness.maxStale`).
     public func fetch<Query: GraphQLQuery>(
         query: Query, cachePolicy: SingleResultCachePolicy = .default, maxStale: Duration? = nil
     ) async throws -> GraphQLResult<Query.Data> {

@@ -22,10 +22,10 @@ extension BatonClient {
     /// - A slow consumer gets the newest result: older ones waiting in the buffer are dropped.
     /// - A failed fetch ends the sequence with the error.
     /// - With `refetchWhenStale`, the watch fetches the query again (`.fetchIgnoringCacheData`)
-    ///   when the data it emitted goes stale (a field passes its max age, see ``CacheFreshness``),
+    ///   when the data it emitted goes stale (a field passes its max age, see `CacheFreshness`),
     ///   measured on the store's clock; not with `.returnCacheDataDontFetch`, and not for data that
     ///   was already stale when it arrived (a `max-age=0` response is not fetched in a loop).
-    ///   Emissions from the store say whether their data is stale (``GraphQLResult/isStale``).
+    ///   Emissions from the store say whether their data is stale (`GraphQLResult.isStale`).
     /// - `maxStale` is as for ``fetch(query:cachePolicy:maxStale:)``: for the first answer.
     public func watch<Query: GraphQLQuery>(
         query: Query, cachePolicy: CachePolicy = .default, refetchOnFailedUpdates: Bool = true, refetchWhenStale: Bool = false,
