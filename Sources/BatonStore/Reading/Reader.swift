@@ -46,6 +46,9 @@ public struct Reader {
     init(lookup: @escaping Lookup, ages: AgeReading? = nil) {
         self.lookup = lookup
         self.ages = ages
+        // A scalar at the top of the read (a root field, a fragment's own field) has no field
+        // that led to it: the default max age is its.
+        inheritedMaxAge = ages?.rules?.defaultMaxAge
     }
 
     /// Reads `selections` starting at record `rootID`.

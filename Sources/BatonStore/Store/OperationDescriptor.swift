@@ -87,12 +87,13 @@ public struct CacheLoad: Sendable, Hashable {
     }
 
     /// Whether the data may answer a reader that accepts data up to `maxStale` past its max age
-    /// (HTTP's `max-stale`): available, or stale by age alone and by no more than `maxStale`.
+    /// (HTTP's `max-stale`): available, or stale by age alone and by no more than `maxStale`. A
+    /// `maxStale` of zero accepts no stale data, not even data that expired this instant.
     public func isUsable(maxStale: Duration) -> Bool {
         switch availability {
         case .available: return true
         case .missing: return false
-        case .stale: return expiredFor.map { $0 <= maxStale } ?? false
+        case .stale: return maxStale > .zero && expiredFor.map { $0 <= maxStale } ?? false
         }
     }
 }
