@@ -101,7 +101,7 @@ public final class BatonClient: Sendable {
 
     /// Fetches a query as `cachePolicy` says: one result. `.returnCacheDataAndFetch` gives two
     /// (the cached result, then the server's or its error), so it is not offered here: use
-    /// ``fetchResults(query:cachePolicy:)``, `watch(query:cachePolicy:)` or the callback form,
+    /// ``fetchResults(query:cachePolicy:maxStale:)``, `watch(query:cachePolicy:)` or the callback form,
     /// which deliver both.
     ///
     /// `maxStale` is how long past its max age cached data may still answer as a hit, flagged

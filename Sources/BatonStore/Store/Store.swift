@@ -272,7 +272,7 @@ public final class Store: Sendable {
     /// Checks a server response's `data` against `descriptor`'s selections and normalizes it, in
     /// one walk and without the store's lock (so tasks prepare their payloads in parallel). A
     /// mismatch throws an error naming its path, and nothing is written. Publish the result with
-    /// ``publish(_:fetched:updater:replacing:silencing:)``; ``PreparedPayload/data`` is the data
+    /// ``publish(_:fetched:updater:replacing:silencing:received:)``; ``PreparedPayload/data`` is the data
     /// in the store's shape (record IDs filled in where `__id` is selected).
     public func prepare(
         data: JSONObject, for descriptor: OperationDescriptor, errorPaths: [ResponsePath] = []
