@@ -223,3 +223,28 @@ func waitUntil(isolation: isolated (any Actor)? = #isolation, _ condition: () ->
     }
     Issue.record("the condition never held")
 }
+
+/// BatonTesting's clock: sleepers wake when the clock passes their time, and a cancelled sleep
+/// throws.
+@Suite("ManualFreshnessClock")
+struct ManualFreshnessClockTests {
+    @Test func wakesSleepersWhenMovedAndHonoursCancellation() async throws {
+        let clock = ManualFreshnessClock()
+        let due = clock.now.addingTimeInterval(10)
+        let sleeper = Task { try await clock.sleep(until: due) }
+        try await waitUntil { clock.sleeperCount == 1 }
+        clock.advance(by: .seconds(9))
+        #expect(clock.sleeperCount == 1)
+        clock.advance(by: .seconds(1))
+        try await sleeper.value
+        #expect(clock.sleeperCount == 0)
+
+        let cancelled = Task { try await clock.sleep(until: due.addingTimeInterval(100)) }
+        try await waitUntil { clock.sleeperCount == 1 }
+        cancelled.cancel()
+        await #expect(throws: CancellationError.self) { try await cancelled.value }
+        #expect(clock.sleeperCount == 0)
+        // A time already passed returns at once.
+        try await clock.sleep(until: due)
+    }
+}

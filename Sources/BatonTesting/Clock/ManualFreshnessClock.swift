@@ -20,6 +20,9 @@ public final class ManualFreshnessClock: FreshnessClock, Sendable {
     private struct State {
         var now: Date
         var sleepers: [Int: Sleeper] = [:]
+        /// Sleeps begun whose continuation is not registered yet.
+        var starting = Set<Int>()
+        /// Sleeps cancelled before their continuation was registered.
         var cancelled = Set<Int>()
         var nextID = 0
     }
@@ -65,11 +68,13 @@ public final class ManualFreshnessClock: FreshnessClock, Sendable {
     public func sleep(until date: Date) async throws {
         let id = state.withLock { state -> Int in
             defer { state.nextID += 1 }
+            state.starting.insert(state.nextID)
             return state.nextID
         }
         try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let resumeNow: (any Error)?? = state.withLock { state in
+                    state.starting.remove(id)
                     if state.cancelled.remove(id) != nil { return .some(CancellationError()) }
                     if state.now >= date { return .some(nil) }
                     state.sleepers[id] = Sleeper(until: date, continuation: continuation)
@@ -84,7 +89,8 @@ public final class ManualFreshnessClock: FreshnessClock, Sendable {
         } onCancel: {
             let sleeper = state.withLock { state -> Sleeper? in
                 guard let sleeper = state.sleepers.removeValue(forKey: id) else {
-                    state.cancelled.insert(id)
+                    // Not registered yet: the sleep ends as soon as it is. (Already woken: nothing to do.)
+                    if state.starting.contains(id) { state.cancelled.insert(id) }
                     return nil
                 }
                 return sleeper
