@@ -7,7 +7,9 @@ import BatonTestSupport
 
 /// Random sequences of store operations run against the real store and against a deliberately
 /// naive reference model; after every step both must read the same for every query, and
-/// `check` must agree. The model recomputes the optimistic view from scratch (base plus every
+/// `check` must agree, and so must when each read goes stale: every server payload dates the
+/// fields it writes on a clock that moves a little at each step, and every field has the same
+/// max age. The model recomputes the optimistic view from scratch (base plus every
 /// pending update in order), finds reachable records from scratch, and keeps retention in plain
 /// arrays: none of the store's indexes, rebasing or buffers. It shares only the normalizer and
 /// the reader, which are pure functions tested on their own.
@@ -48,6 +50,9 @@ struct StoreModelTests {
 
     func run(seed: UInt64, steps: Int, sqlite: URL?, workingSetLimit: Int = 50_000, faults: Bool = false) async throws {
         var random = SeededGenerator(seed: seed)
+        // Time moves on its own generator, so a seed takes the same steps as before ages.
+        var time = SeededGenerator(seed: seed &+ 0x5EED)
+        let clock = TestClock()
         var faulty: FaultyCache?
         func openStore() throws -> Store {
             var cache: any NormalizedCache = try sqlite.map { try SQLiteNormalizedCache(fileURL: $0) } ?? InMemoryNormalizedCache()
@@ -56,7 +61,9 @@ struct StoreModelTests {
                 faulty = wrapped
                 cache = wrapped
             }
-            return Store(cache: cache, releaseBufferSize: ModelStore.releaseBufferSize, workingSetLimit: workingSetLimit)
+            return Store(
+                cache: cache, releaseBufferSize: ModelStore.releaseBufferSize, workingSetLimit: workingSetLimit,
+                freshness: CacheFreshness(defaultMaxAge: .seconds(ModelStore.maxAge)), clock: clock)
         }
         /// Whether a write failed since the last successful clear: the file is behind memory.
         var diskBehind = false
@@ -70,6 +77,8 @@ struct StoreModelTests {
             // Long CPU work on Swift's cooperative pool (two threads here) lets other tests' tasks
             // run between steps.
             if step % 50 == 0 { await Task.yield() }
+            clock.advance(seconds: Double(time.next(upperBound: 3)))
+            model.now = clock.now.timeIntervalSince1970
             let action = random.next(upperBound: faults ? 112 : sqlite == nil ? 100 : 104)
             switch action {
             case 100..<104 where diskBehind:
@@ -83,8 +92,8 @@ struct StoreModelTests {
                 let current = store
                 DispatchQueue.concurrentPerform(iterations: 3) { thread in
                     switch thread {
-                    case 0: current.publish(data: first, for: ModelQueries.all[1], fetched: true)
-                    case 1: current.publish(data: second, for: ModelQueries.all[2], fetched: true)
+                    case 0: current.publish(data: first, for: ModelQueries.all[1], fetched: true, received: ResponseAge())
+                    case 1: current.publish(data: second, for: ModelQueries.all[2], fetched: true, received: ResponseAge())
                     default: for descriptor in ModelQueries.all { _ = current.read(descriptor) }
                     }
                 }
@@ -99,7 +108,7 @@ struct StoreModelTests {
                 let data = ModelQueries.payload(for: query, using: &random)
                 let errors = ModelQueries.fieldErrors(in: data, step: step, using: &random)
                 log.append("publish q\(query) \(JSONValue.object(data).serializedString()) errors \(errors.map(\.description))")
-                store.publish(data: data, for: ModelQueries.all[query], errors: errors, fetched: true)
+                store.publish(data: data, for: ModelQueries.all[query], errors: errors, fetched: true, received: ResponseAge())
                 model.publish(data, query: query, errors: errors)
             case 30..<42:  // an optimistic update
                 let query = random.next(upperBound: ModelQueries.all.count)
@@ -113,7 +122,7 @@ struct StoreModelTests {
                 let query = model.layerQuery(modelID)
                 let data = ModelQueries.payload(for: query, using: &random)
                 log.append("commit layer \(modelID) q\(query) \(JSONValue.object(data).serializedString())")
-                store.publish(data: data, for: ModelQueries.all[query], replacing: update)
+                store.publish(data: data, for: ModelQueries.all[query], replacing: update, received: ResponseAge())
                 model.commitOptimistic(modelID, with: data)
             case 50..<56 where !layers.isEmpty:  // an optimistic update is reverted
                 let index = random.next(upperBound: layers.count)
@@ -176,12 +185,14 @@ struct StoreModelTests {
                 && (real.isMissing || (real.data == expected.data && real.fieldErrors == expected.fieldErrors))
             let realCheck = store.check(descriptor)
             let expectedCheck = model.check(query: index)
-            if !readsAgree || realCheck != expectedCheck {
+            let expectedStaleAt = model.staleAt(query: index)
+            if !readsAgree || realCheck != expectedCheck || real.staleAt != expectedStaleAt {
                 Issue.record(
                     """
                     seed \(seed), step \(step), query q\(index): store read \(real.isMissing ? "missing" : String(describing: real.data)), \
-                    check \(realCheck); model read \(expected.isMissing ? "missing" : String(describing: expected.data)), \
-                    check \(expectedCheck)
+                    check \(realCheck), stale at \(String(describing: real.staleAt)); \
+                    model read \(expected.isMissing ? "missing" : String(describing: expected.data)), \
+                    check \(expectedCheck), stale at \(String(describing: expectedStaleAt))
                     last steps:
                     \(log.suffix(12).joined(separator: "\n"))
                     """)
@@ -327,7 +338,13 @@ enum ModelQueries {
 /// changes no read, and a restart keeps records, fetch times and invalidation marks.
 struct ModelStore {
     static let releaseBufferSize = 2
+    /// Every field's max age, in seconds.
+    static let maxAge: Int64 = 4
     let persistent: Bool
+    /// The clock's time (seconds since 1970).
+    var now: Double = 0
+    /// When a server payload last wrote each field of each base record.
+    var dates: [DataID: [String: Double]] = [:]
 
     struct Root {
         var retainCount = 0
@@ -372,12 +389,56 @@ struct ModelStore {
         if let latest = result.seenIDs.compactMap({ invalidatedAt[$0] }).max(), lastWritten.map({ latest > $0 }) ?? true {
             return .stale
         }
-        return result.isMissing ? .missing : .available
+        if result.isMissing { return .missing }
+        if let staleAt = staleAt(query: query), staleAt.timeIntervalSince1970 <= now { return .stale }
+        return .available
+    }
+
+    /// When the query's data goes stale: the soonest date plus max age of the fields its read
+    /// finds (over the optimistic view), walked naively; a field never dated is stale forever.
+    func staleAt(query: Int) -> Date? {
+        let descriptor = ModelQueries.all[query]
+        let view = self.view
+        var soonest = Double.infinity
+        func walk(_ id: DataID, _ selections: [Selection]) {
+            guard let record = view[id] else { return }
+            for case .field(let field) in selections where field.name != "__typename" {
+                var key = field.name
+                if !field.arguments.isEmpty {
+                    // The model's only arguments: `user(id: $id)`.
+                    key += "(id:" + (descriptor.variables["id"]?.serializedString() ?? "null") + ")"
+                }
+                guard let value = record[key] else { continue }
+                soonest = min(soonest, dates[id]?[key].map { $0 + Double(Self.maxAge) } ?? -.infinity)
+                guard !field.selections.isEmpty else { continue }
+                func follow(_ value: RecordValue) {
+                    switch value {
+                    case .link(let linked): walk(linked, field.selections)
+                    case .list(let items): items.forEach(follow)
+                    case .scalar: break
+                    }
+                }
+                follow(value)
+            }
+        }
+        walk(descriptor.rootID, descriptor.selections)
+        guard soonest != .infinity else { return nil }
+        return Date(timeIntervalSince1970: max(soonest, -1e12))
+    }
+
+    /// Dates every field `changes` writes.
+    mutating func date(_ changes: RecordSource) {
+        for id in changes.ids {
+            guard let record = changes[id] else { continue }
+            for key in record.fields.keys { dates[id, default: [:]][key] = now }
+        }
     }
 
     mutating func publish(_ data: JSONObject, query: Int, errors: [GraphQLError] = []) {
         epoch += 1
-        base.apply(normalize(data, query: query))
+        let changes = normalize(data, query: query)
+        base.apply(changes)
+        date(changes)
         for error in errors { keep(error, query: query) }
         roots[query, default: Root()].fetchEpoch = epoch
     }
@@ -424,7 +485,9 @@ struct ModelStore {
         let query = layerQuery(id)
         layers.removeAll { $0.id == id }
         epoch += 1
-        base.apply(normalize(data, query: query))
+        let changes = normalize(data, query: query)
+        base.apply(changes)
+        date(changes)
         runPendingCollection()
     }
 
@@ -481,12 +544,14 @@ struct ModelStore {
         for id in base.ids where !reachable.contains(id) {
             base.remove(id)
             invalidatedAt[id] = nil
+            dates[id] = nil
         }
     }
 
     mutating func clear() {
         epoch += 1
         base = RecordSource(records: [Record(id: .rootID, typename: "__Root")])
+        dates.removeAll()
         roots.removeAll()
         releaseBuffer.removeAll()
         invalidatedAt.removeAll()

@@ -33,6 +33,9 @@ extension BatonClient {
     /// (a field the server nulled for an error in `errors` keeps the error in the store), and the result is the data in the store's
     /// shape (record IDs filled in for `__id`) without reading it back. Only an operation with a
     /// `@connection` field is read back, for the merged connection.
+    ///
+    /// The response's HTTP `Cache-Control` counts: `no-store` writes nothing to the store (an
+    /// optimistic update it answers is reverted), `max-age` dates its fields' expiry.
     func receive<Operation: GraphQLOperation>(
         _ response: GraphQLResponse, for operation: Operation, _ receipt: Receipt = Receipt()
     ) throws -> GraphQLResult<Operation.Data> {
@@ -70,16 +73,20 @@ extension BatonClient {
             if let layer = receipt.replacing { store.revertOptimisticUpdate(layer) }
             return GraphQLResult(data: nil, errors: errors, extensions: extensions, source: .server)
         }
-        if receipt.writesToStore {
+        let cacheControl = response.httpResponse.map { CacheControl($0.headerFields) } ?? CacheControl()
+        let writes = receipt.writesToStore && !cacheControl.noStore
+        if writes {
             store.publish(
                 prepared, fetched: receipt.fetched, updater: receipt.updater, replacing: receipt.replacing,
-                silencing: receipt.silencing)
+                silencing: receipt.silencing, received: cacheControl.responseAge)
             if receipt.keepsInReleaseBuffer { store.retain(descriptor).release() }
+        } else if let layer = receipt.replacing {
+            store.revertOptimisticUpdate(layer)
         }
         // Field errors are in the data where the server nulled a field for them (the executor put
         // them there); `@catch`, `@required` and `@throwOnFieldError` apply to them here.
         let data = try typedData(Operation.Data.self, checked: prepared.data, variables: descriptor.variables, operationName: name)
         let result = GraphQLResult(data: data, errors: errors, extensions: extensions, source: .server)
-        return readBackIfNeeded(result, for: operation, response: response, published: receipt.writesToStore)
+        return readBackIfNeeded(result, for: operation, response: response, published: writes)
     }
 }

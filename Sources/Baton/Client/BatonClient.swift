@@ -101,18 +101,23 @@ public final class BatonClient: Sendable {
 
     /// Fetches a query as `cachePolicy` says: one result. `.returnCacheDataAndFetch` gives two
     /// (the cached result, then the server's or its error), so it is not offered here: use
-    /// ``fetchResults(query:cachePolicy:)``, `watch(query:cachePolicy:)` or the callback form,
+    /// ``fetchResults(query:cachePolicy:maxStale:)``, `watch(query:cachePolicy:)` or the callback form,
     /// which deliver both.
+    ///
+    /// `maxStale` is how long past its max age cached data may still answer as a hit, flagged
+    /// `GraphQLResult.isStale` (`nil`: the store's `CacheFreshness.maxStale`).
     public func fetch<Query: GraphQLQuery>(
-        query: Query, cachePolicy: SingleResultCachePolicy = .default
+        query: Query, cachePolicy: SingleResultCachePolicy = .default, maxStale: Duration? = nil
     ) async throws -> GraphQLResult<Query.Data> {
-        try await observing(query) { try await self.fetchUnobserved(query: query, cachePolicy: cachePolicy.cachePolicy) }
+        try await observing(query) {
+            try await self.fetchUnobserved(query: query, cachePolicy: cachePolicy.cachePolicy, maxStale: maxStale)
+        }
     }
 
     private func fetchUnobserved<Query: GraphQLQuery>(
-        query: Query, cachePolicy: CachePolicy
+        query: Query, cachePolicy: CachePolicy, maxStale: Duration?
     ) async throws -> GraphQLResult<Query.Data> {
-        let cached = cacheAnswer(for: query)
+        let cached = cacheAnswer(for: query, maxStale: maxStale)
         let plan = CachePolicyPlan(cachePolicy, hasData: cached.result != nil || cached.thrown != nil, isFresh: cached.isFresh)
         if plan.answersFromCache, let thrown = cached.thrown { throw thrown }
         if plan.answersFromCache, let result = cached.result {
@@ -127,9 +132,10 @@ public final class BatonClient: Sendable {
     /// Every result `cachePolicy` gives, in order: with `.returnCacheDataAndFetch`, the cached
     /// result (when there is one) and then the server's, or the server's error. An incremental
     /// response (`@defer`, `@stream`) gives one result per part, each normalized into the store;
-    /// deferred fragments that have not arrived read as `nil`.
+    /// deferred fragments that have not arrived read as `nil`. `maxStale` is as for
+    /// ``fetch(query:cachePolicy:maxStale:)``.
     public func fetchResults<Query: GraphQLQuery>(
-        query: Query, cachePolicy: CachePolicy = .default
+        query: Query, cachePolicy: CachePolicy = .default, maxStale: Duration? = nil
     ) -> AsyncThrowingStream<GraphQLResult<Query.Data>, any Error> {
         AsyncThrowingStream { continuation in
             let task = Task {
@@ -140,7 +146,7 @@ public final class BatonClient: Sendable {
                 }
                 do {
                     try await withContext(of: observation) {
-                        let cached = self.cacheAnswer(for: query)
+                        let cached = self.cacheAnswer(for: query, maxStale: maxStale)
                         let plan = CachePolicyPlan(
                             cachePolicy, hasData: cached.result != nil || cached.thrown != nil, isFresh: cached.isFresh)
                         if plan.answersFromCache, let thrown = cached.thrown, !plan.fetches { throw thrown }
@@ -373,28 +379,30 @@ public final class BatonClient: Sendable {
         return GraphQLResult(data: nil, errors: (result.errors ?? []) + [problem], extensions: result.extensions, source: result.source)
     }
 
-    /// The query's data from the store when it reads whole (fresh or stale), and whether it is
-    /// fresh: one read decides and answers. Field errors kept in the store come back as the
-    /// result's `errors` (paths as this query reads them). A read that `@throwOnFieldError` or
-    /// `@required(action: THROW)` fails gives the failure as `thrown` (and counts as not fresh,
-    /// so a policy that may fetch does).
+    /// The query's data from the store when it reads whole (fresh or stale, flagged), and
+    /// whether it may answer as fresh: available, or stale by age by no more than `maxStale`
+    /// (`nil`: the store's). One read decides and answers; `staleAt` is when its data goes stale.
+    /// Field errors kept in the store come back as the result's `errors` (paths as this query
+    /// reads them). A read that `@throwOnFieldError` or `@required(action: THROW)` fails gives
+    /// the failure as `thrown` (and counts as not fresh, so a policy that may fetch does).
     func cacheAnswer<Query: GraphQLQuery>(
-        for query: Query
-    ) -> (result: GraphQLResult<Query.Data>?, isFresh: Bool, thrown: BatonError?) {
+        for query: Query, maxStale: Duration? = nil
+    ) -> (result: GraphQLResult<Query.Data>?, isFresh: Bool, thrown: BatonError?, staleAt: Date?) {
         let load = store.load(OperationDescriptor(operation: query))
-        guard !load.read.isMissing, let object = load.read.data else { return (nil, false, nil) }
+        guard !load.read.isMissing, let object = load.read.data else { return (nil, false, nil, load.read.staleAt) }
         let errors = load.read.fieldErrors.isEmpty ? nil : load.read.fieldErrors
         let read: (matches: Bool, data: Query.Data?)
         do {
             read = try typedData(Query.Data.self, unchecked: object, variables: query.variablesJSON, operationName: Query.operationName)
         } catch {
-            return (nil, false, error)
+            return (nil, false, error, load.read.staleAt)
         }
         // Records edited into a shape the selections do not allow: not usable, so a miss. A
         // `@required` null that reached the root is an answer with no data.
-        guard read.matches else { return (nil, false, nil) }
-        let data = read.data
-        return (GraphQLResult(data: data, errors: errors, extensions: nil, source: .cache), load.availability == .available, nil)
+        guard read.matches else { return (nil, false, nil, load.read.staleAt) }
+        let result = GraphQLResult(
+            data: read.data, errors: errors, extensions: nil, source: .cache, isStale: load.availability == .stale)
+        return (result, load.isUsable(maxStale: maxStale ?? store.freshness.maxStale), nil, load.read.staleAt)
     }
 }
 

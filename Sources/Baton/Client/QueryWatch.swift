@@ -1,5 +1,6 @@
 import BatonAPI
 import BatonStore
+import Foundation
 
 extension BatonClient {
     /// Fetches a query as `cachePolicy` says, then emits again each time the store changes what
@@ -20,13 +21,21 @@ extension BatonClient {
     ///   "can no longer be read" are told apart.
     /// - A slow consumer gets the newest result: older ones waiting in the buffer are dropped.
     /// - A failed fetch ends the sequence with the error.
+    /// - With `refetchWhenStale`, the watch fetches the query again (`.fetchIgnoringCacheData`)
+    ///   when the data it emitted goes stale (a field passes its max age, see `CacheFreshness`),
+    ///   measured on the store's clock; not with `.returnCacheDataDontFetch`, and not for data that
+    ///   was already stale when it arrived (a `max-age=0` response is not fetched in a loop).
+    ///   Emissions from the store say whether their data is stale (`GraphQLResult.isStale`).
+    /// - `maxStale` is as for ``fetch(query:cachePolicy:maxStale:)``: for the first answer.
     public func watch<Query: GraphQLQuery>(
-        query: Query, cachePolicy: CachePolicy = .default, refetchOnFailedUpdates: Bool = true
+        query: Query, cachePolicy: CachePolicy = .default, refetchOnFailedUpdates: Bool = true, refetchWhenStale: Bool = false,
+        maxStale: Duration? = nil
     ) -> AsyncThrowingStream<GraphQLResult<Query.Data>, any Error> {
         let (stream, continuation) = AsyncThrowingStream.makeStream(
             of: GraphQLResult<Query.Data>.self, throwing: (any Error).self, bufferingPolicy: .bufferingNewest(1))
         let watch = QueryWatch(
             client: self, query: query, cachePolicy: cachePolicy, refetchOnFailedUpdates: refetchOnFailedUpdates,
+            refetchWhenStale: refetchWhenStale && cachePolicy != .returnCacheDataDontFetch, maxStale: maxStale,
             continuation: continuation)
         watch.start()
         continuation.onTermination = { _ in watch.stop() }
@@ -50,6 +59,8 @@ final class QueryWatch<Query: GraphQLQuery>: Sendable {
         /// newest only) and emitted after the server's result, so they are not overtaken by it.
         var publishingOwnFetch = false
         var held: GraphQLResult<Query.Data>?
+        /// Waits for the emitted data to go stale, then refetches (with `refetchWhenStale`).
+        var staleTimer: Task<Void, Never>?
     }
 
     private let client: BatonClient
@@ -57,13 +68,17 @@ final class QueryWatch<Query: GraphQLQuery>: Sendable {
     private let descriptor: OperationDescriptor
     private let cachePolicy: CachePolicy
     private let refetchOnFailedUpdates: Bool
+    private let refetchWhenStale: Bool
+    private let maxStale: Duration?
     private let continuation: AsyncThrowingStream<GraphQLResult<Query.Data>, any Error>.Continuation
     private let state = Locked(State())
 
     init(
-        client: BatonClient, query: Query, cachePolicy: CachePolicy, refetchOnFailedUpdates: Bool,
-        continuation: AsyncThrowingStream<GraphQLResult<Query.Data>, any Error>.Continuation
+        client: BatonClient, query: Query, cachePolicy: CachePolicy, refetchOnFailedUpdates: Bool, refetchWhenStale: Bool = false,
+        maxStale: Duration? = nil, continuation: AsyncThrowingStream<GraphQLResult<Query.Data>, any Error>.Continuation
     ) {
+        self.refetchWhenStale = refetchWhenStale
+        self.maxStale = maxStale
         self.client = client
         self.query = query
         self.descriptor = OperationDescriptor(operation: query)
@@ -80,23 +95,59 @@ final class QueryWatch<Query: GraphQLQuery>: Sendable {
             state.token = token
         }
         // The first answer: one read decides (the same rule as `fetch`).
-        let cached = client.cacheAnswer(for: query)
+        let cached = client.cacheAnswer(for: query, maxStale: maxStale)
         let plan = CachePolicyPlan(cachePolicy, hasData: cached.result != nil, isFresh: cached.isFresh)
-        if plan.answersFromCache, let result = cached.result { emit(result) }
+        if plan.answersFromCache, let result = cached.result {
+            emit(result)
+            if !plan.fetches { refetch(whenStaleAt: cached.staleAt) }
+        }
         if plan.fetches { fetch(writesToStore: plan.writesToStore, endsOnError: true) }
     }
 
+    /// With `refetchWhenStale`: refetches at `staleAt` (replacing any earlier timer), measured
+    /// on the store's clock. Data already stale is not refetched now (its server said so; a loop
+    /// would follow).
+    private func refetch(whenStaleAt staleAt: Date?) {
+        guard refetchWhenStale else { return }
+        let clock = client.store.clock
+        let due = staleAt.flatMap { $0 > clock.now ? $0 : nil }
+        let timer = due.map { due in
+            Task { [weak self] in
+                do { try await clock.sleep(until: due) } catch { return }
+                self?.refetchNow()
+            }
+        }
+        let (old, stopped) = state.withLock { state in
+            defer { state.staleTimer = timer }
+            return (state.staleTimer, state.stopped)
+        }
+        old?.cancel()
+        if stopped { timer?.cancel() }
+    }
+
+    /// Fetches again with `.fetchIgnoringCacheData`, unless a fetch is under way.
+    private func refetchNow() {
+        let start = state.withLock { state -> Bool in
+            guard !state.refetching, !state.stopped else { return false }
+            state.refetching = true
+            return true
+        }
+        if start { fetch(writesToStore: true, endsOnError: false) }
+    }
+
     func stop() {
-        let (subscription, token, fetch) = state.withLock { state in
+        let (subscription, token, fetch, timer) = state.withLock { state in
             state.stopped = true
             defer {
                 state.subscription = nil
                 state.token = nil
                 state.fetch = nil
+                state.staleTimer = nil
             }
-            return (state.subscription, state.token, state.fetch)
+            return (state.subscription, state.token, state.fetch, state.staleTimer)
         }
         fetch?.cancel()
+        timer?.cancel()
         subscription?.cancel()
         token?.release()
     }
@@ -113,22 +164,19 @@ final class QueryWatch<Query: GraphQLQuery>: Sendable {
         {
             // Field errors kept in the store come with the data they sit in.
             let result = GraphQLResult(
-                data: data, errors: read.fieldErrors.isEmpty ? nil : read.fieldErrors, extensions: nil, source: .cache)
+                data: data, errors: read.fieldErrors.isEmpty ? nil : read.fieldErrors, extensions: nil, source: .cache,
+                isStale: read.isStale(at: client.store.clock.now))
             let held = state.withLock { state -> Bool in
                 guard state.publishingOwnFetch else { return false }
                 state.held = result
                 return true
             }
             if !held { emit(result) }
+            refetch(whenStaleAt: read.staleAt)
             return
         }
         if refetchOnFailedUpdates && cachePolicy != .returnCacheDataDontFetch {
-            let start = state.withLock { state -> Bool in
-                guard !state.refetching, !state.stopped else { return false }
-                state.refetching = true
-                return true
-            }
-            if start { fetch(writesToStore: true, endsOnError: false) }
+            refetchNow()
             return
         }
         guard state.withLock({ $0.hasEmittedData }) else { return }  // never readable yet: still waiting
@@ -162,6 +210,7 @@ final class QueryWatch<Query: GraphQLQuery>: Sendable {
                     }
                     if let held { emit(held) }
                     _ = try received.get()
+                    if refetchWhenStale { refetch(whenStaleAt: client.store.read(descriptor).staleAt) }
                 } else {
                     emit(try client.receive(response, for: query, .fetch(writesToStore: false)))
                 }

@@ -1,7 +1,7 @@
 /// The cache policies that give one result: what the single-result `fetch(query:cachePolicy:)`
 /// (`async`) and a query observer's `refetch(cachePolicy:)` take. Every ``CachePolicy`` but
 /// `.returnCacheDataAndFetch`, which gives two (the cached result, then the server's or its
-/// error): use ``BatonClient/fetchResults(query:cachePolicy:)``, `watch(query:)` or a callback
+/// error): use ``BatonClient/fetchResults(query:cachePolicy:maxStale:)``, `watch(query:)` or a callback
 /// form for it, so that the second result and its failure reach you.
 public struct SingleResultCachePolicy: Sendable, Hashable {
     /// The policy.

@@ -34,24 +34,11 @@ extension BatonClient {
         watch(fragment: fragment, from: reference, variables: variables?.variablesJSON ?? [:])
     }
 
-    /// Keeps a fragment's data live on the record `id`.
+    /// Keeps a fragment's data live on the record `id`, typed: emits the fragment as the store
+    /// holds it now, then again each time a field it reads changes (not when other fields of its
+    /// records do). See ``watch(object:id:variables:)``, which it is.
     public func watch<F: GraphQLFragment>(fragment: F.Type, id: DataID, variables: JSONObject = [:]) -> AsyncThrowingStream<F, any Error> {
-        AsyncThrowingStream { continuation in
-            let variables = Self.fragmentVariables(F.self, variables)
-            let descriptor = OperationDescriptor(fragment: F.self, id: id, variables: variables)
-            let token = store.retain(descriptor)
-            let (initial, subscription) = store.subscribe(descriptor) { read in
-                guard !read.isMissing, let object = read.data, let data = try? F(jsonObject: object, variables: variables) else { return }
-                continuation.yield(data)
-            }
-            if !initial.isMissing, let object = initial.data, let data = try? F(jsonObject: object, variables: variables) {
-                continuation.yield(data)
-            }
-            continuation.onTermination = { _ in
-                subscription.cancel()
-                token.release()
-            }
-        }
+        watch(object: F.self, id: id, variables: variables)
     }
 
     static func noRecordID<F: GraphQLFragment>(_: F.Type) -> BatonError {

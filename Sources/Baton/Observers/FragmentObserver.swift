@@ -16,8 +16,13 @@ import Observation
 @MainActor
 @Observable
 public final class FragmentObserver<F: GraphQLFragment> {
-    /// The fragment as the store holds it now; `nil` while the store lacks its data. Observable.
+    /// The fragment as the store holds it now; `nil` while the store lacks its data, or once its
+    /// record is deleted. Observable.
     public private(set) var data: F?
+    /// Whether some field of ``data`` was past its max age (see `CacheFreshness`) when the store
+    /// last read it for this observer (on load, and at each change of what the fragment reads).
+    /// Observable.
+    public private(set) var isStale = false
     /// Why there is no data to follow (a reference without a record ID). Observable.
     public private(set) var error: (any Error)?
 
@@ -75,16 +80,16 @@ public final class FragmentObserver<F: GraphQLFragment> {
         let generation = self.generation
         // The store's data now: a view shows it on its first frame.
         data = client.readFragment(F.self, id: id, variables: values)
-        let updates = client.watch(fragment: F.self, id: id, variables: values)
+        let updates = client.snapshots(of: F.self, id: id, variables: values)
         tasks.replace(
             "watch",
             with: Task { [weak self] in
-                do {
-                    for try await fragment in updates {
-                        guard let self, generation == self.generation else { return }
-                        if self.data != fragment { self.data = fragment }
-                    }
-                } catch {}
+                for await snapshot in updates {
+                    guard let self, generation == self.generation else { return }
+                    // Data going missing keeps what is shown (a page on its way); a deleted record empties it.
+                    if snapshot.data != nil || !snapshot.isMissing, self.data != snapshot.data { self.data = snapshot.data }
+                    if self.isStale != snapshot.isStale { self.isStale = snapshot.isStale }
+                }
             })
     }
 

@@ -15,12 +15,16 @@ public struct GraphQLResult<Data: RootSelectionSet>: Sendable {
     public let extensions: JSONObject?
     /// Whether the data came from the store or the server.
     public let source: Source
+    /// For a result from the store: whether some of its data is stale (past its max age, or
+    /// invalidated). A server's result is never stale.
+    public let isStale: Bool
 
     /// A result; the client makes these.
-    public init(data: Data?, errors: [GraphQLError]?, extensions: JSONObject?, source: Source) {
+    public init(data: Data?, errors: [GraphQLError]?, extensions: JSONObject?, source: Source, isStale: Bool = false) {
         self.data = data
         self.errors = errors
         self.extensions = extensions
         self.source = source
+        self.isStale = isStale
     }
 }

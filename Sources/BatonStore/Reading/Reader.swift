@@ -1,4 +1,5 @@
 import BatonAPI
+import Foundation
 
 /// What reading selections from records gave: the response-shaped object (or `nil` if the root
 /// record is missing or deleted), every record ID the read touched, and whether anything was missing.
@@ -17,10 +18,13 @@ public struct ReadResult: Sendable, Hashable {
     /// (`collectsMissingPaths`); empty otherwise. A missing list item is `null` in `data` and its
     /// path is here; a missing field is absent from its object.
     public let missingPaths: [ResponsePath]
+    /// When the first field the read saw goes (or went) stale, past its max age or its
+    /// response's expiry (see `CacheFreshness`); `nil` when none ever does.
+    public let staleAt: Date?
 
     public init(
         data: JSONObject?, seenIDs: Set<DataID>, seenRootFields: Set<String> = [], isMissing: Bool,
-        fieldErrors: [GraphQLError] = [], missingPaths: [ResponsePath] = []
+        fieldErrors: [GraphQLError] = [], missingPaths: [ResponsePath] = [], staleAt: Date? = nil
     ) {
         self.data = data
         self.seenIDs = seenIDs
@@ -28,6 +32,12 @@ public struct ReadResult: Sendable, Hashable {
         self.isMissing = isMissing
         self.fieldErrors = fieldErrors
         self.missingPaths = missingPaths
+        self.staleAt = staleAt
+    }
+
+    /// Whether a field the read saw is past its max age at `now`.
+    public func isStale(at now: Date) -> Bool {
+        staleAt.map { $0 <= now } ?? false
     }
 }
 
@@ -45,9 +55,17 @@ public struct Reader {
     /// The response path of the read so far, kept only when missing paths are collected.
     private var path: [ResponsePath.Component]?
     private var missingPaths: [ResponsePath] = []
+    /// Field ages: read when records may carry them (`datesFields`), measured with `rules`.
+    private let ages: AgeReading?
+    private var staleAt = Double.infinity
+    private var inheritedMaxAge: Double?
 
-    init(lookup: @escaping Lookup) {
+    init(lookup: @escaping Lookup, ages: AgeReading? = nil) {
         self.lookup = lookup
+        self.ages = ages
+        // A scalar at the top of the read (a root field, a fragment's own field) has no field
+        // that led to it: the default max age is its.
+        inheritedMaxAge = ages?.rules?.defaultMaxAge
     }
 
     /// Reads `selections` starting at record `rootID`; `collectsMissingPaths` also says where the
@@ -56,7 +74,18 @@ public struct Reader {
         selections: [Selection], rootID: DataID = .rootID, rootType: String, variables: JSONObject = [:],
         collectsMissingPaths: Bool = false, lookup: @escaping Lookup
     ) -> ReadResult {
-        var reader = Reader(lookup: lookup)
+        read(
+            selections: selections, rootID: rootID, rootType: rootType, variables: variables, ages: nil,
+            collectsMissingPaths: collectsMissingPaths, lookup: lookup)
+    }
+
+    /// Reads `selections` starting at record `rootID`, telling when the fields it reads go stale
+    /// as `ages` measures them.
+    static func read(
+        selections: [Selection], rootID: DataID, rootType: String, variables: JSONObject, ages: AgeReading?,
+        collectsMissingPaths: Bool = false, lookup: @escaping Lookup
+    ) -> ReadResult {
+        var reader = Reader(lookup: lookup, ages: ages)
         if collectsMissingPaths { reader.path = [] }
         reader.seen.insert(rootID)
         switch lookup(rootID) {
@@ -67,9 +96,10 @@ public struct Reader {
                 var path: [ResponsePath.Component] = []
                 data = FieldErrorPaths.locate(in: data, path: &path, errors: &fieldErrors)
             }
+            let staleAt = reader.staleAt == .infinity ? nil : Date(timeIntervalSince1970: max(reader.staleAt, -1e12))
             return ReadResult(
                 data: data, seenIDs: reader.seen, seenRootFields: reader.seenRootFields, isMissing: reader.isMissing,
-                fieldErrors: fieldErrors, missingPaths: reader.missingPaths)
+                fieldErrors: fieldErrors, missingPaths: reader.missingPaths, staleAt: staleAt)
         case .deleted?:
             // A deleted root reads as no data, and nothing is missing (relay-runtime's reader).
             return ReadResult(data: nil, seenIDs: reader.seen, isMissing: false)
@@ -104,6 +134,8 @@ public struct Reader {
         keys.reserveCapacity(planned.count)
         values.reserveCapacity(planned.count)
         let isRoot = record.id == .rootID
+        let typename = record.typename ?? parentType
+        let fieldAges = ages?.datesFields == true ? record.fields[FieldAges.key]?.scalarValue?.objectValue : nil
         for entry in planned {
             let value: JSONValue
             switch entry.kind {
@@ -122,7 +154,13 @@ public struct Reader {
                     if entry.presence != .conditional { markMissing(.key(entry.responseKey)) }
                     continue
                 }
+                var maxAge: Double?
+                if let ages { maxAge = noteAge(of: entry, on: typename, in: fieldAges, rules: ages.rules) }
                 if case .composite(let type, let selections) = entry.kind {
+                    // A scalar field without a max age of its own takes its object's.
+                    let inherited = inheritedMaxAge
+                    inheritedMaxAge = maxAge
+                    defer { inheritedMaxAge = inherited }
                     path?.append(.key(entry.responseKey))
                     let linked = readLinked(stored, type: type, plan: selections)
                     path?.removeLast()
@@ -145,6 +183,20 @@ public struct Reader {
             values.append(value)
         }
         return JSONObject(uniqueKeys: keys, values: values)
+    }
+
+    /// Notes when the field read at `entry` goes stale and returns its max age (`nil`: none).
+    private mutating func noteAge(of entry: PlannedField, on typename: String, in fieldAges: JSONObject?, rules: MaxAgeRules?) -> Double? {
+        var returnType: String?
+        if case .composite(let type, _) = entry.kind { returnType = type }
+        let maxAge = rules?.maxAge(of: entry.field.name, on: typename, returning: returnType, inherited: inheritedMaxAge)
+        if let age = FieldAges.age(fieldAges?[entry.readKey]) {
+            if let stale = age.staleAt(maxAge: maxAge), stale < staleAt { staleAt = stale }
+        } else if maxAge != nil {
+            // A max age and no date: the field's age is unknown, so it is stale.
+            staleAt = -.infinity
+        }
+        return maxAge
     }
 
     private mutating func readLinked(_ stored: RecordValue, type: String, plan: SelectionPlan) -> JSONValue? {
@@ -230,4 +282,11 @@ enum FieldErrorPaths {
             return nil
         }
     }
+}
+
+/// What a read needs to tell when its data goes stale: whether records may carry field ages at
+/// all, and the max ages that apply (`nil`: only responses' own expiries count).
+struct AgeReading {
+    let datesFields: Bool
+    let rules: MaxAgeRules?
 }

@@ -17,6 +17,10 @@ public final class Store: Sendable {
     public let queryCacheExpirationTime: Duration?
     /// Variables whose values never become part of a storage key as they are (see ``storageDescriptor(_:)``).
     public let sensitiveData: SensitiveData
+    /// How long data stays fresh, per type and field (see ``CacheFreshness``).
+    public let freshness: CacheFreshness
+    /// The clock that dates server responses and measures their age.
+    public let clock: any FreshnessClock
     /// Mixed into the stand-ins of sensitive values; never stored, so they differ in every run.
     private let redactionSalt: (UInt64, UInt64)
 
@@ -34,15 +38,20 @@ public final class Store: Sendable {
     /// records (the least recently used that nothing watches leave memory, not the cache). A
     /// cache that cannot be read leaves the store empty and the error in ``takePersistenceErrors()``.
     /// `cacheKeys`, when given, replaces the rule each operation's generated schema gives.
+    /// `freshness` says how long data stays fresh, measured on `clock`.
     public init(
         cache: any NormalizedCache = InMemoryNormalizedCache(),
         cacheKeys: CacheKeyConfiguration? = nil,
         releaseBufferSize: Int = 10,
         queryCacheExpirationTime: Duration? = nil,
         sensitiveData: SensitiveData = .default,
-        workingSetLimit: Int = 50_000
+        workingSetLimit: Int = 50_000,
+        freshness: CacheFreshness = .default,
+        clock: any FreshnessClock = SystemFreshnessClock()
     ) {
         self.cache = cache
+        self.freshness = freshness
+        self.clock = clock
         self.sensitiveData = sensitiveData
         var generator = SystemRandomNumberGenerator()
         redactionSalt = (generator.next(), generator.next())
@@ -56,7 +65,8 @@ public final class Store: Sendable {
             storeLogger.error("A record could not be loaded from the persistent cache; it reads as missing: \(error)")
             errors.withLock { $0.append(error) }
         }
-        var state = StoreState(memory: memory)
+        // A cache that survives the process may hold records dated in an earlier run.
+        var state = StoreState(memory: memory, freshness: freshness, mayHoldAges: persists)
         if persists {
             do {
                 let metadata = try cache.loadMetadata()
@@ -171,24 +181,35 @@ public final class Store: Sendable {
     public func load(_ descriptor: OperationDescriptor) -> CacheLoad {
         let descriptor = storageDescriptor(descriptor)
         let now = ContinuousClock.now
+        let date = clock.now
         return state.withLock { state in
             defer { state.trimMemory() }
             let read = state.read(descriptor)
-            return CacheLoad(availability: availability(of: descriptor, read: read, in: state, now: now), read: read)
+            let (availability, expiredFor) = availability(of: descriptor, read: read, in: state, now: now, date: date)
+            return CacheLoad(availability: availability, read: read, expiredFor: expiredFor)
         }
     }
 
+    /// The availability of `read`, and when it is stale only by age, for how long it has been.
     private func availability(
-        of descriptor: OperationDescriptor, read: ReadResult, in state: StoreState, now: ContinuousClock.Instant
-    ) -> OperationAvailability {
+        of descriptor: OperationDescriptor, read: ReadResult, in state: StoreState, now: ContinuousClock.Instant, date: Date
+    ) -> (OperationAvailability, Duration?) {
         let fetch = state.fetches[descriptor.rootKey]
         let lastWritten = fetch?.epoch
-        if let invalidated = state.storeInvalidatedAt, lastWritten.map({ $0 <= invalidated }) ?? true { return .stale }
+        if let invalidated = state.storeInvalidatedAt, lastWritten.map({ $0 <= invalidated }) ?? true { return (.stale, nil) }
         let mostRecentInvalidation = read.seenIDs.lazy.compactMap { state.invalidatedAt[$0] }.max()
-        if let mostRecentInvalidation, lastWritten.map({ mostRecentInvalidation > $0 }) ?? true { return .stale }
-        if read.isMissing { return .missing }
-        if let expiration = queryCacheExpirationTime, let fetched = fetch?.time, now - fetched > expiration { return .stale }
-        return .available
+        if let mostRecentInvalidation, lastWritten.map({ mostRecentInvalidation > $0 }) ?? true { return (.stale, nil) }
+        if read.isMissing { return (.missing, nil) }
+        var expiredFor: Duration?
+        if let expiration = queryCacheExpirationTime, let fetched = fetch?.time, now - fetched > expiration {
+            expiredFor = now - fetched - expiration
+        }
+        if let staleAt = read.staleAt, staleAt <= date {
+            // An unknown age (a field never dated) is stale past any bound.
+            let past = staleAt.timeIntervalSince1970 < -1e11 ? Duration.seconds(Int64.max / 4) : .milliseconds(Int64(date.timeIntervalSince(staleAt) * 1000))
+            expiredFor = max(expiredFor ?? .zero, past)
+        }
+        return (expiredFor == nil ? .available : .stale, expiredFor)
     }
 
     /// `descriptor` as the store keys it: each sensitive variable's value replaced by a
@@ -209,7 +230,7 @@ public final class Store: Sendable {
         }
         return OperationDescriptor(
             name: descriptor.name, selections: descriptor.selections, variables: variables, rootID: descriptor.rootID,
-            rootType: descriptor.rootType)
+            rootType: descriptor.rootType, cacheKeys: descriptor.cacheKeys, cacheDirectives: descriptor.cacheDirectives)
     }
 
     // MARK: Writing
@@ -229,18 +250,22 @@ public final class Store: Sendable {
     /// optimistic update, pass it as `replacing`: in one step its layer goes, the payload is
     /// committed, the other optimistic updates are applied again in order, and watchers are told once.
     /// The watcher of `silencing` (a watch publishing its own fetch) takes the new data without
-    /// being notified; every other watcher is notified as usual.
+    /// being notified; every other watcher is notified as usual. `received`, for a server's
+    /// response, dates the fields it writes (see ``CacheFreshness``).
     @discardableResult
     public func publish(
         data: JSONObject, for descriptor: OperationDescriptor, errors: [GraphQLError] = [], fetched: Bool = false,
         updater: (@Sendable (RecordSourceProxy, JSONObject) -> Void)? = nil, replacing optimistic: OptimisticUpdate? = nil,
-        silencing subscription: StoreSubscription? = nil
+        silencing subscription: StoreSubscription? = nil, received: ResponseAge? = nil
     ) -> Set<DataID> {
         let descriptor = storageDescriptor(descriptor)
         // Normalized before the lock: only the handlers, the updater and the merge need it.
         let payload = PayloadApplier.normalize(
             data: data, descriptor: descriptor, errors: errors, cacheKeys: cacheKeys(for: descriptor))
-        return commit(fetched: fetched ? descriptor : nil, removing: optimistic, silencing: subscription?.id) { state in
+        return commit(
+            fetched: fetched ? descriptor : nil, removing: optimistic, silencing: subscription?.id,
+            dating: fieldDate(for: descriptor, received)
+        ) { state in
             PayloadApplier.apply(payload, lookup: state.baseLookup, updater: updater)
         }
     }
@@ -248,7 +273,7 @@ public final class Store: Sendable {
     /// Checks a server response's `data` against `descriptor`'s selections and normalizes it, in
     /// one walk and without the store's lock (so tasks prepare their payloads in parallel). A
     /// mismatch throws an error naming its path, and nothing is written. Publish the result with
-    /// ``publish(_:fetched:updater:replacing:silencing:)``; ``PreparedPayload/data`` is the data
+    /// ``publish(_:fetched:updater:replacing:silencing:received:)``; ``PreparedPayload/data`` is the data
     /// in the store's shape (record IDs filled in where `__id` is selected).
     public func prepare(
         data: JSONObject, for descriptor: OperationDescriptor, errors: [GraphQLError] = []
@@ -282,14 +307,17 @@ public final class Store: Sendable {
 
     /// Publishes a prepared payload: its directive handlers (`@connection`, mutation directives)
     /// run, then `updater`, in one commit. `replacing` and `silencing` are as for
-    /// ``publish(data:for:errors:fetched:updater:replacing:silencing:)``.
+    /// ``publish(data:for:errors:fetched:updater:replacing:silencing:received:)``.
     @discardableResult
     public func publish(
         _ prepared: PreparedPayload, fetched: Bool = false, updater: (@Sendable (RecordSourceProxy, JSONObject) -> Void)? = nil,
-        replacing optimistic: OptimisticUpdate? = nil, silencing subscription: StoreSubscription? = nil
+        replacing optimistic: OptimisticUpdate? = nil, silencing subscription: StoreSubscription? = nil, received: ResponseAge? = nil
     ) -> Set<DataID> {
         let payload = prepared.payload
-        return commit(fetched: fetched ? payload.descriptor : nil, removing: optimistic, silencing: subscription?.id) { state in
+        return commit(
+            fetched: fetched ? payload.descriptor : nil, removing: optimistic, silencing: subscription?.id,
+            dating: fieldDate(for: payload.descriptor, received)
+        ) { state in
             PayloadApplier.apply(payload, lookup: state.baseLookup, updater: updater)
         }
     }
@@ -367,17 +395,27 @@ public final class Store: Sendable {
     @discardableResult
     func commit(
         fetched: OperationDescriptor? = nil, removing optimistic: OptimisticUpdate? = nil, silencing: Int? = nil,
-        _ compute: (inout StoreState) throws -> StoreChanges
+        dating: FieldDate? = nil, _ compute: (inout StoreState) throws -> StoreChanges
     ) rethrows -> Set<DataID> {
         var unused = 0
-        return try commit(fetched: fetched, removing: optimistic, adding: nil, addedLayer: &unused, silencing: silencing, compute)
+        return try commit(
+            fetched: fetched, removing: optimistic, adding: nil, addedLayer: &unused, silencing: silencing, dating: dating, compute)
+    }
+
+    /// The date a server response's fields get, when anything will measure it: the operation's
+    /// schema or the store's configuration gives max ages, or the response expires.
+    func fieldDate(for descriptor: OperationDescriptor, _ received: ResponseAge?) -> FieldDate? {
+        guard let received else { return nil }
+        guard received.maxAge != nil || freshness.rules(for: descriptor.cacheDirectives) != nil else { return nil }
+        let now = clock.now.timeIntervalSince1970
+        return FieldDate(receivedAt: now, expiresAt: received.maxAge.map { now + $0.seconds })
     }
 
     @discardableResult
     func commit(
         fetched: OperationDescriptor? = nil, removing optimistic: OptimisticUpdate? = nil,
         adding recipe: (@Sendable (@escaping Reader.Lookup) -> StoreChanges)?, addedLayer: inout Int, silencing: Int? = nil,
-        _ compute: (inout StoreState) throws -> StoreChanges
+        dating: FieldDate? = nil, _ compute: (inout StoreState) throws -> StoreChanges
     ) rethrows -> Set<DataID> {
         let now = ContinuousClock.now
         let date = Date()
@@ -415,10 +453,16 @@ public final class Store: Sendable {
             for key in state.droppedFetches where state.roots[key] == nil { batch.fetches[key] = .some(nil) }
             state.droppedFetches.removeAll()
             // Handed over, not shared, so that a large change set's table can be taken over as it is.
-            let records = changes.records
+            var records = changes.records
             changes.records = RecordSource()
             // Fields merge over the whole record, so the cache's copy of each one comes first.
             if persists && !clearsCache { state.memory.load(records.ids) }
+            if let dating {
+                // Server data: every field written gets the response's date, over the record's other ages.
+                let base = state.source
+                FieldAges.stamp(&records, base: { base.state(of: $0) }, receivedAt: dating.receivedAt, expiresAt: dating.expiresAt)
+                state.mayHoldAges = true
+            }
             var changedRootFields = Set<String>()
             let applied = state.source.apply(records, changedRootFields: &changedRootFields)
             changed.formUnion(applied)

@@ -65,9 +65,23 @@ struct StoreState {
     /// A collection was asked for while optimistic updates were applied: it runs once the last
     /// one is gone (Relay holds garbage collection while optimistic updates are applied).
     var garbageCollectionPending = false
+    /// How long data stays fresh.
+    let freshness: CacheFreshness
+    /// Whether records may carry field ages (a persistent cache's may; in memory, once a
+    /// commit dated some): reads look for them only then.
+    var mayHoldAges: Bool
 
-    init(memory: WorkingSet) {
+    init(memory: WorkingSet, freshness: CacheFreshness = .default, mayHoldAges: Bool = false) {
         self.memory = memory
+        self.freshness = freshness
+        self.mayHoldAges = mayHoldAges
+    }
+
+    /// What a read of `descriptor` needs to tell when its data goes stale (`nil`: nothing ever does).
+    func ageReading(for descriptor: OperationDescriptor) -> AgeReading? {
+        let rules = freshness.rules(for: descriptor.cacheDirectives)
+        guard rules != nil || mayHoldAges else { return nil }
+        return AgeReading(datesFields: true, rules: rules)
     }
 
     /// What readers see: the base records with the optimistic overlay on top. A record not in
@@ -91,23 +105,24 @@ struct StoreState {
     }
 
     func read(_ descriptor: OperationDescriptor, collectsMissingPaths: Bool = false) -> ReadResult {
-        Self.read(descriptor, memory: memory, lookup: lookup, collectsMissingPaths: collectsMissingPaths)
+        Self.read(descriptor, memory: memory, lookup: lookup, ages: ageReading(for: descriptor), collectsMissingPaths: collectsMissingPaths)
     }
 
     /// Reads the base records alone, without the optimistic overlay.
     func readBase(_ descriptor: OperationDescriptor) -> ReadResult {
-        Self.read(descriptor, memory: memory, lookup: baseLookup)
+        Self.read(descriptor, memory: memory, lookup: baseLookup, ages: ageReading(for: descriptor))
     }
 
     /// Reads through `lookup`; over a persistent cache, what is not in memory is loaded in one
     /// batch per level of the selection tree first.
     private static func read(
-        _ descriptor: OperationDescriptor, memory: WorkingSet, lookup: @escaping Reader.Lookup, collectsMissingPaths: Bool = false
+        _ descriptor: OperationDescriptor, memory: WorkingSet, lookup: @escaping Reader.Lookup, ages: AgeReading?,
+        collectsMissingPaths: Bool = false
     ) -> ReadResult {
         memory.batchedRead {
             Reader.read(
                 selections: descriptor.selections, rootID: descriptor.rootID, rootType: descriptor.rootType,
-                variables: descriptor.variables, collectsMissingPaths: collectsMissingPaths, lookup: lookup)
+                variables: descriptor.variables, ages: ages, collectsMissingPaths: collectsMissingPaths, lookup: lookup)
         } prefetch: { loadMissed in
             RecordPrefetcher.walk(
                 selections: descriptor.selections, rootID: descriptor.rootID, rootType: descriptor.rootType,
@@ -129,9 +144,11 @@ struct StoreState {
         of changed: Set<DataID>, changedRootFields: Set<String>?, silencing: Int? = nil
     ) -> [WatcherNotification] {
         // Not `self`: a copy of the state would share, and so copy on write, the indexes `notify` updates.
-        let (memory, lookup) = (self.memory, self.lookup)
-        return subscriptions.notify(of: changed, changedRootFields: changedRootFields, silencing: silencing) {
-            Self.read($0, memory: memory, lookup: lookup)
+        let (memory, lookup, freshness, mayHoldAges) = (self.memory, self.lookup, self.freshness, self.mayHoldAges)
+        return subscriptions.notify(of: changed, changedRootFields: changedRootFields, silencing: silencing) { descriptor in
+            let rules = freshness.rules(for: descriptor.cacheDirectives)
+            let ages = rules != nil || mayHoldAges ? AgeReading(datesFields: true, rules: rules) : nil
+            return Self.read(descriptor, memory: memory, lookup: lookup, ages: ages)
         }
     }
 }

@@ -22,7 +22,7 @@ public final class MockNetworkTransport: UploadingNetworkTransport, Subscription
     public typealias Handler = @Sendable (MockRequest) async throws -> JSONObject
 
     private enum Reply: Sendable {
-        case body(JSONObject)
+        case body(JSONObject, HTTPResponse? = nil)
         case failure(any Error)
     }
 
@@ -47,6 +47,12 @@ public final class MockNetworkTransport: UploadingNetworkTransport, Subscription
     /// Enqueues a response body (`data`, `errors`, `extensions`) for the next operation of this type.
     public func enqueue<Operation: GraphQLOperation>(body: JSONObject, for operation: Operation.Type) {
         append(.body(body), for: operation)
+    }
+
+    /// Enqueues a response body with an HTTP head (its status and header fields: a
+    /// `Cache-Control` the client should honour) for the next operation of this type.
+    public func enqueue<Operation: GraphQLOperation>(body: JSONObject, headerFields: HTTPFields, status: HTTPResponse.Status = .ok, for operation: Operation.Type) {
+        append(.body(body, HTTPResponse(status: status, headerFields: headerFields)), for: operation)
     }
 
     /// Enqueues data (built with its initializer or `Data.from(mock)`), and GraphQL errors beside
@@ -108,8 +114,8 @@ public final class MockNetworkTransport: UploadingNetworkTransport, Subscription
         return AsyncThrowingStream { continuation in
             for reply in replies {
                 switch reply {
-                case .body(let body):
-                    continuation.yield(GraphQLResponse(body: body))
+                case .body(let body, let head):
+                    continuation.yield(GraphQLResponse(body: body, httpResponse: head))
                 case .failure(let error):
                     continuation.finish(throwing: error)
                     return
@@ -133,8 +139,8 @@ public final class MockNetworkTransport: UploadingNetworkTransport, Subscription
             return (reply, state.handler)
         }
         switch reply {
-        case .body(let body)?:
-            return GraphQLResponse(body: body)
+        case .body(let body, let head)?:
+            return GraphQLResponse(body: body, httpResponse: head)
         case .failure(let error)?:
             throw error
         case nil:
