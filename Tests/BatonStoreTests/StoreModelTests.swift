@@ -415,7 +415,7 @@ struct ModelStore {
                     switch value {
                     case .link(let linked): walk(linked, field.selections)
                     case .list(let items): items.forEach(follow)
-                    case .scalar: break
+                    case .scalar, .fieldErrors: break
                     }
                 }
                 follow(value)
