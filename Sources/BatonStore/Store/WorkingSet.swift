@@ -243,6 +243,36 @@ final class WorkingSet {
         pendingWrites[id] != nil || pinned.contains(id) || !cacheIsReadable
     }
 
+    /// Another writer of the cache stored these records: memory lets go of its copies (except
+    /// those whose newer state it must keep until written: the cache merges those writes over the
+    /// other writer's), and they are looked up again when needed.
+    func othersChanged(_ ids: some Sequence<DataID>) {
+        guard cache != nil else { return }
+        // The cache no longer holds only what this store wrote.
+        writtenSinceEmpty = nil
+        for id in ids {
+            absent.remove(id)
+            guard !mustStay(id), records.state(of: id) != nil else { continue }
+            records.remove(id)
+            lastUse[id] = nil
+        }
+    }
+
+    /// Another writer cleared the cache: memory keeps only what it must (records whose writes
+    /// are still to reach the cache).
+    func othersCleared() {
+        guard cache != nil else { return }
+        writtenSinceEmpty = nil
+        absent.removeAll()
+        for id in Array(records.ids) where !mustStay(id) {
+            records.remove(id)
+            lastUse[id] = nil
+        }
+    }
+
+    /// How many records were read since the last write (their reading times wait for it).
+    var readsWaitingForWrite: Int { readSinceWrite.count }
+
     /// Drops a record from memory only (it stays in the cache).
     func forget(_ id: DataID) {
         guard !mustStay(id) else { return }
