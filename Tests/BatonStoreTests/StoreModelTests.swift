@@ -46,7 +46,22 @@ struct StoreModelTests {
         }
     }
 
-    func run(seed: UInt64, steps: Int, sqlite: URL?, workingSetLimit: Int = 50_000, faults: Bool = false) async throws {
+    /// Issue 29: a second store over the same file (a second connection, as another process
+    /// has) takes a share of the writes (publishes, invalidations, garbage collection) and is
+    /// reopened now and then; after every step both stores' writes are in the file, and both
+    /// must read what the model reads: the first with its optimistic updates, the second the
+    /// base records alone (optimistic data and retention stay in the store that made them).
+    @Test(arguments: [41, 42, 43])
+    func twoStoresOverOneFileMatchTheModel(seed: UInt64) async throws {
+        try await withTemporaryFolder { folder in
+            try await run(
+                seed: seed, steps: 1_000, sqlite: folder.appendingPathComponent("model.sqlite"), workingSetLimit: 8, secondStore: true)
+        }
+    }
+
+    func run(
+        seed: UInt64, steps: Int, sqlite: URL?, workingSetLimit: Int = 50_000, faults: Bool = false, secondStore: Bool = false
+    ) async throws {
         var random = SeededGenerator(seed: seed)
         var faulty: FaultyCache?
         func openStore() throws -> Store {
@@ -61,6 +76,16 @@ struct StoreModelTests {
         /// Whether a write failed since the last successful clear: the file is behind memory.
         var diskBehind = false
         var store = try openStore()
+        func openSecond() throws -> Store? {
+            guard secondStore, let sqlite else { return nil }
+            return Store(cache: try SQLiteNormalizedCache(fileURL: sqlite), workingSetLimit: workingSetLimit)
+        }
+        var second = try openSecond()
+        /// The store a shared write goes to: either, with a second store.
+        func either(_ random: inout SeededGenerator) -> (Store, String) {
+            guard let second, random.next(upperBound: 2) == 0 else { return (store, "") }
+            return (second, " (second store)")
+        }
         var model = ModelStore(persistent: sqlite != nil)
         var tokens: [(query: Int, token: RetainToken)] = []
         var layers: [(update: OptimisticUpdate, modelID: Int)] = []
@@ -97,8 +122,9 @@ struct StoreModelTests {
             case 0..<30:  // a server payload
                 let query = random.next(upperBound: ModelQueries.all.count)
                 let data = ModelQueries.payload(for: query, using: &random)
-                log.append("publish q\(query) \(JSONValue.object(data).serializedString())")
-                store.publish(data: data, for: ModelQueries.all[query], fetched: true)
+                let (target, which) = either(&random)
+                log.append("publish q\(query) \(JSONValue.object(data).serializedString())\(which)")
+                target.publish(data: data, for: ModelQueries.all[query], fetched: true)
                 model.publish(data, query: query)
             case 30..<42:  // an optimistic update
                 let query = random.next(upperBound: ModelQueries.all.count)
@@ -122,12 +148,14 @@ struct StoreModelTests {
                 model.revertOptimistic(modelID)
             case 56..<62:
                 let id = ModelQueries.someRecordID(using: &random)
-                log.append("invalidate \(id)")
-                store.invalidateRecord(id)
+                let (target, which) = either(&random)
+                log.append("invalidate \(id)\(which)")
+                target.invalidateRecord(id)
                 model.invalidate(record: id)
             case 62..<64:
-                log.append("invalidate store")
-                store.invalidateStore()
+                let (target, which) = either(&random)
+                log.append("invalidate store\(which)")
+                target.invalidateStore()
                 model.invalidateStore()
             case 64..<76:
                 let query = random.next(upperBound: ModelQueries.all.count)
@@ -140,14 +168,20 @@ struct StoreModelTests {
                 token.release()
                 model.release(query)
             case 90..<97:
-                log.append("collect garbage")
-                store.collectGarbage()
+                let (target, which) = either(&random)
+                log.append("collect garbage\(which)")
+                target.collectGarbage()
                 model.collectGarbage()
             case 97..<100:
                 log.append("clear")
                 store.clear()
                 model.clear()
                 if faults && store.takePersistenceErrors().isEmpty { diskBehind = false }
+            case 100..<104 where second != nil && random.next(upperBound: 2) == 0:
+                // The second store restarts (it holds no optimistic updates or retention).
+                log.append("reopen the second store")
+                second = nil
+                second = try openSecond()
             case 100..<104:
                 // Restart: a new store over the same file. What only memory held goes: optimistic
                 // updates and retention; records, fetch times and invalidation marks stay.
@@ -155,28 +189,37 @@ struct StoreModelTests {
                 tokens.removeAll()
                 layers.removeAll()
                 faulty = nil
-                store = Store()  // the old store closes its file first: one store per file
+                store = Store()  // the old store writes what it has and closes its file first
                 store = try openStore()
                 model.reopen()
             default:
                 continue
             }
             if faults && !store.takePersistenceErrors().isEmpty { diskBehind = true }
+            if let second {
+                // Each store's commits are in the file before the other reads.
+                store.waitUntilPersisted()
+                second.waitUntilPersisted()
+                #expect(second.takePersistenceErrors().isEmpty)
+            }
             try compare(store, model, step: step, seed: seed, log: log)
+            if let second { try compare(second, model, step: step, seed: seed, log: log, base: true) }
         }
     }
 
-    func compare(_ store: Store, _ model: ModelStore, step: Int, seed: UInt64, log: [String]) throws {
+    /// Compares every query's read and check; `base`: against the model's base records alone
+    /// (a store without the optimistic updates).
+    func compare(_ store: Store, _ model: ModelStore, step: Int, seed: UInt64, log: [String], base: Bool = false) throws {
         for (index, descriptor) in ModelQueries.all.enumerated() {
             let real = store.read(descriptor)
-            let expected = model.read(query: index)
+            let expected = model.read(query: index, source: base ? model.base : nil)
             let readsAgree = real.isMissing == expected.isMissing && (real.isMissing || real.data == expected.data)
             let realCheck = store.check(descriptor)
-            let expectedCheck = model.check(query: index)
+            let expectedCheck = model.check(query: index, source: base ? model.base : nil)
             if !readsAgree || realCheck != expectedCheck {
                 Issue.record(
                     """
-                    seed \(seed), step \(step), query q\(index): store read \(real.isMissing ? "missing" : String(describing: real.data)), \
+                    seed \(seed), step \(step), query q\(index)\(base ? " (second store)" : ""): store read \(real.isMissing ? "missing" : String(describing: real.data)), \
                     check \(realCheck); model read \(expected.isMissing ? "missing" : String(describing: expected.data)), \
                     check \(expectedCheck)
                     last steps:
@@ -327,10 +370,10 @@ struct ModelStore {
             variables: descriptor.variables, source: source ?? view)
     }
 
-    func check(query: Int) -> OperationAvailability {
+    func check(query: Int, source: RecordSource? = nil) -> OperationAvailability {
         let lastWritten = roots[query]?.fetchEpoch
         if let invalidated = storeInvalidatedAt, lastWritten.map({ $0 <= invalidated }) ?? true { return .stale }
-        let result = read(query: query)
+        let result = read(query: query, source: source)
         if let latest = result.seenIDs.compactMap({ invalidatedAt[$0] }).max(), lastWritten.map({ latest > $0 }) ?? true {
             return .stale
         }

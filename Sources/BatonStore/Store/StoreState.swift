@@ -169,8 +169,10 @@ extension StoreState {
     /// collection finds them), and what every watcher saw.
     func recordsToKeep() -> Set<DataID> {
         var keep: Set<DataID> = [.rootID]
-        for root in roots.values where root.retainCount > 0 || releaseBuffer.contains(root.descriptor.rootKey) {
-            keep.formUnion(readBase(root.descriptor).seenIDs)
+        memory.withoutTouching {
+            for root in roots.values where root.retainCount > 0 || releaseBuffer.contains(root.descriptor.rootKey) {
+                keep.formUnion(readBase(root.descriptor).seenIDs)
+            }
         }
         for watcher in subscriptions.watchers.values { keep.formUnion(watcher.last.seenIDs) }
         return keep

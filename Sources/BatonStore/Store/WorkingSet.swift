@@ -127,7 +127,7 @@ final class WorkingSet {
             for (id, state) in found {
                 if wanted.remove(id) != nil {
                     records.replace(id, with: state)
-                    touch(id, read: true)
+                    touch(id, read: touches)
                 } else {
                     // Read ahead by the cache (written with what was asked for): kept while
                     // there is room, as the least recently used of what was loaded now.
@@ -165,9 +165,10 @@ final class WorkingSet {
             let readAhead = loadMissed()
             if !prefetched, !readAhead, let prefetch {
                 prefetched = true
+                let touching = touches
                 touches = false
                 prefetch { !self.loadMissed() }
-                touches = true
+                touches = touching
             }
         }
     }
@@ -268,6 +269,15 @@ final class WorkingSet {
             records.remove(id)
             lastUse[id] = nil
         }
+    }
+
+    /// Runs `body` without dating what it reads as read (the store's own walks: what eviction
+    /// must keep is not a use by the app).
+    func withoutTouching<T>(_ body: () -> T) -> T {
+        let before = touches
+        touches = false
+        defer { touches = before }
+        return body()
     }
 
     /// How many records were read since the last write (their reading times wait for it).
