@@ -6,7 +6,9 @@ import Foundation
 /// and writes every commit here in commit order from a writer thread of its own, behind the
 /// callers (consecutive commits may arrive as one batch when the writer is behind). An
 /// implementation serves one store, whose loads (under the store's lock) may run while a write
-/// is under way: it must be safe to call from two threads at once.
+/// is under way: it must be safe to call from two threads at once. Other stores (in other
+/// processes) may share its storage: it then tells its store what they committed
+/// (``changesByOthers()``) and merges a commit's edits over their newer copies.
 public protocol NormalizedCache: Sendable {
     /// Whether what is written survives the process. When it does, the store's memory is a
     /// working set over the cache: records it has not read are loaded when needed, records not in

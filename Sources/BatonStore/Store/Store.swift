@@ -104,8 +104,9 @@ public final class Store: Sendable {
                     errors.withLock { $0.append(failure) }
                 }
             } : nil
-        // A file over its bound is trimmed behind the caller, on the writer's thread.
-        if persists, cache.needsEviction { writer?.enqueueEviction() }
+        // A file over its bound is trimmed behind the caller: the writer asks the cache's policy
+        // (`needsEviction`) on its own thread.
+        writer?.enqueueEviction()
     }
 
     /// Waits for the commits made so far to reach the persistent cache (written, or failed and
