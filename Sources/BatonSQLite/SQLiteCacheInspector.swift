@@ -164,6 +164,11 @@ public final class SQLiteCacheInspector: Sendable {
     /// `"write"` beside it; a deletion is `{"__id": id, "deleted": true}`; a row that cannot be
     /// read is `{"__id": id, "unreadable": true}`.
     public func dump(_ write: (String) -> Void) throws(SQLiteCacheError) {
+        // The row callbacks are optional closures (escaping to the compiler); none outlives this call.
+        try withoutActuallyEscaping(write) { write throws(SQLiteCacheError) in try dump(writingTo: write) }
+    }
+
+    private func dump(writingTo write: @escaping (String) -> Void) throws(SQLiteCacheError) {
         let sql = "SELECT id, deleted, record, \(writtenAt), \(usedAt), \(batch) FROM records ORDER BY id"
         let version = schemaVersion
         try connection.withLock { connection throws(SQLiteCacheError) in

@@ -105,6 +105,8 @@ struct SharedCacheTests {
             let b = try SQLiteNormalizedCache(fileURL: url)
             let original = Record(id: "User:1", typename: "User", fields: ["name": .scalar("Ann"), "age": .scalar(.int(1))])
             try a.write(CacheBatch(records: ["User:1": .present(original)], epoch: 1))
+            // B was open when A wrote: its next look finds the record (and then nothing more).
+            #expect(try b.changesByOthers()?.recordIDs == ["User:1"])
             #expect(try b.changesByOthers() == nil)
             #expect(try b.loadRecords(forKeys: ["User:1"])["User:1"] == .present(original))
             var older = original

@@ -96,23 +96,24 @@ enum TrimFigures {
         // The same bound as a store's policy: opening returns at once; the writer trims behind.
         let bounded = folder.appendingPathComponent("bounded.sqlite")
         try FileManager.default.copyItem(at: source, to: bounded)
-        var store: Store?
+        var opened: Store?
         let openTime = try clock.measure {
-            store = Store(cache: try SQLiteNormalizedCache(fileURL: bounded, eviction: CacheEvictionPolicy(maxBytes: 50 << 20)))
+            opened = Store(cache: try SQLiteNormalizedCache(fileURL: bounded, eviction: CacheEvictionPolicy(maxBytes: 50 << 20)))
         }
+        guard let store = opened else { throw BenchError("no store") }
         // Reads on the caller's thread while the writer evicts.
         var readsDuring: [Duration] = []
         let backgroundTime = clock.measure {
             let done = Locked(false)
             let waiter = Thread {
-                store?.waitUntilPersisted()
+                store.waitUntilPersisted()
                 done.withLock { $0 = true }
             }
             waiter.start()
             var index = 0
             while !done.withLock({ $0 }) {
                 let id = survivors[index % survivors.count]
-                readsDuring.append(clock.measure { _ = store?.recordState(of: id) })
+                readsDuring.append(clock.measure { _ = store.recordState(of: id) })
                 index += 1
             }
         }
