@@ -245,13 +245,15 @@ public struct CacheStatistics: Sendable, Hashable {
     public var usedBytes = 0
     /// The size of the file (without its WAL).
     public var fileBytes = 0
-    /// The oldest and newest record writes (`nil` for an empty file or a version 1 file).
+    /// The oldest record write (`nil` for an empty file or a version 1 file).
     public var oldestWrite: Date?
+    /// The newest record write (`nil` for an empty file or a version 1 file).
     public var newestWrite: Date?
     /// Rows marked invalid (`invalidateRecord`): a query that reads one is stale.
     public var staleRecords = 0
-    /// Fetched operations the file knows, and how many of them a whole-store invalidation made stale.
+    /// Fetched operations the file knows.
     public var operations = 0
+    /// How many of those a whole-store invalidation made stale.
     public var staleOperations = 0
 }
 
@@ -263,8 +265,9 @@ public struct StoredRecord: Sendable, Hashable {
     public var state: RecordState?
     /// The bytes its ID and stored form take.
     public var bytes: Int
-    /// When it was last written and last read (files of version 2 on).
+    /// When it was last written (files of version 2 on).
     public var writtenAt: Date?
+    /// When it was last read or written (files of version 2 on).
     public var usedAt: Date?
     /// The number of the write that stored it (0 before version 3).
     public var write = 0
