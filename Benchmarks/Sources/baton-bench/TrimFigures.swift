@@ -11,7 +11,7 @@ enum TrimFigures {
     static let recordsPerBatch = 5_000
     static let body = String(repeating: "t", count: 1_000)
 
-    static func makeCache(at url: URL, bytes target: Int) throws -> (records: Int, elapsed: Duration) {
+    static func makeCache(at url: URL, bytes target: Int, readOldest: Int = 2_000) throws -> (records: Int, elapsed: Duration) {
         let clock = ContinuousClock()
         var count = 0
         let elapsed = try clock.measure {
@@ -29,9 +29,9 @@ enum TrimFigures {
                 }
                 try cache.write(CacheBatch(records: records, epoch: count))
             }
-            // The oldest 2,000 are read now: least recently used is not least recently written.
+            // The oldest are read now: least recently used is not least recently written.
             Thread.sleep(forTimeInterval: 0.01)
-            try cache.write(CacheBatch(epoch: count + 1, readIDs: Set((0..<2_000).map { DataID("Item:\($0)") })))
+            try cache.write(CacheBatch(epoch: count + 1, readIDs: Set((0..<readOldest).map { DataID("Item:\($0)") })))
         }
         return (count, elapsed)
     }
@@ -51,18 +51,29 @@ enum TrimFigures {
         ((try? FileManager.default.attributesOfItem(atPath: url.path))?[.size] as? NSNumber)?.intValue ?? 0
     }
 
+    /// The cache's size and the bound, in MB: 500 and 50 unless `BATON_BENCH_TRIM_MB=SOURCE,BOUND`
+    /// says otherwise (a quick smoke run of the group).
+    static let sizes: (source: Int, bound: Int) = {
+        let parts = ProcessInfo.processInfo.environment["BATON_BENCH_TRIM_MB"]?.split(separator: ",").compactMap { Int($0) } ?? []
+        return parts.count == 2 ? (parts[0], parts[1]) : (500, 50)
+    }()
+
     static func figures(notes: inout [String]) throws -> [Figure] {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("baton-bench-trim-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let source = folder.appendingPathComponent("500mb.sqlite")
-        let (count, generation) = try makeCache(at: source, bytes: 500 << 20)
+        // A record takes about 1.3 KB of pages: the bound keeps about this many.
+        let kept = (sizes.bound << 20) / 1_400
+        let (count, generation) = try makeCache(at: source, bytes: sizes.source << 20, readOldest: min(2_000, kept / 10))
         let sourceSize = fileSize(source)
         var figures: [Figure] = []
 
-        // Records that survive a trim to 50 MB: the 2,000 read last and the newest ones.
+        // Records that survive the trim: some of the oldest (read last), and the newest ones.
         var random = SystemRandomNumberGenerator()
-        let survivors = (0..<5_000).map { _ in DataID("Item:\(count - 1 - Int(random.next() % 30_000))") } + (0..<1_000).map { DataID("Item:\($0)") }
+        let survivors =
+            (0..<min(5_000, kept / 4)).map { _ in DataID("Item:\(count - 1 - Int(random.next() % UInt64(kept / 2)))") }
+            + (0..<min(1_000, kept / 20)).map { DataID("Item:\($0)") }
 
         // Reads before: a cold store over the 500 MB file.
         let trimmed = folder.appendingPathComponent("trimmed.sqlite")
@@ -73,23 +84,20 @@ enum TrimFigures {
         let clock = ContinuousClock()
         var result: CacheTrimResult?
         let cache = try SQLiteNormalizedCache(fileURL: trimmed)
-        let trimTime = try clock.measure { result = try cache.trim(toBytes: 50 << 20) }
+        let trimTime = try clock.measure { result = try cache.trim(toBytes: sizes.bound << 20) }
         let compactTime = try clock.measure { try cache.compact() }
-        guard let result, result.bytesAfter <= 50 << 20 else { throw BenchError("the trim left \(result?.bytesAfter ?? -1) bytes") }
+        guard let result, result.bytesAfter <= sizes.bound << 20 else { throw BenchError("the trim left \(result?.bytesAfter ?? -1) bytes") }
         let after = try (0..<5).map { _ in try coldReads(trimmed, survivors) }
-        // The floor: reading every row of the 500 MB file once (what ordering it by use must do).
-        let scan = try clock.measure {
-            let reader = try SQLiteNormalizedCache(fileURL: source)
-            _ = try reader.recordCount()
-            _ = try reader.allRecords()
-        }
+        // The floor: writing the 50 MB that stays, from scratch, the same way.
+        let fresh = folder.appendingPathComponent("50mb.sqlite")
+        let (_, writeFifty) = try makeCache(at: fresh, bytes: sizes.bound << 20)
         figures.append(
             Figure(
-                name: "trim a 500 MB cache to 50 MB", baton: trimTime, floor: scan, floorName: "read all its records once",
-                target: 1.0))
+                name: "trim a \(sizes.source) MB cache to \(sizes.bound) MB", baton: trimTime, floor: writeFifty, floorName: "write \(sizes.bound) MB of records",
+                target: 2.0))
         figures.append(
             Figure(
-                name: "6,000 cold reads after the trim", baton: medianOf(after.map(\.wall)), floor: medianOf(before.map(\.wall)),
+                name: "\(survivors.count) cold reads after the trim", baton: medianOf(after.map(\.wall)), floor: medianOf(before.map(\.wall)),
                 floorName: "the same reads before it", target: 1.2,
                 cpuRatio: seconds(medianOf(after.map(\.cpu))) / seconds(medianOf(before.map(\.cpu)))))
 
@@ -98,7 +106,7 @@ enum TrimFigures {
         try FileManager.default.copyItem(at: source, to: bounded)
         var opened: Store?
         let openTime = try clock.measure {
-            opened = Store(cache: try SQLiteNormalizedCache(fileURL: bounded, eviction: CacheEvictionPolicy(maxBytes: 50 << 20)))
+            opened = Store(cache: try SQLiteNormalizedCache(fileURL: bounded, eviction: CacheEvictionPolicy(maxBytes: sizes.bound << 20)))
         }
         guard let store = opened else { throw BenchError("no store") }
         // Reads on the caller's thread while the writer evicts.
@@ -120,7 +128,7 @@ enum TrimFigures {
         let boundedUsed = try SQLiteNormalizedCache(fileURL: bounded).usedBytes()
         figures.append(
             Figure(
-                name: "open a store over it with a 50 MB bound", baton: openTime, floor: .milliseconds(50), floorName: "50 ms",
+                name: "open a store over it with a \(sizes.bound) MB bound", baton: openTime, floor: .milliseconds(50), floorName: "50 ms",
                 target: 1.0))
         let slowest = readsDuring.max() ?? .zero
         notes.append(
