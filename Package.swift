@@ -26,6 +26,8 @@ let package = Package(
         .library(name: "BatonExampleAPI", targets: ["BatonExampleAPI"]),
         .library(name: "BatonCodegen", targets: ["BatonCodegen"]),
         .executable(name: "baton", targets: ["baton"]),
+        // Inspects and trims a SQLite cache file (its own product: the codegen tool stays small).
+        .executable(name: "baton-cache", targets: ["baton-cache"]),
         .plugin(name: "BatonCodegenPlugin", targets: ["BatonCodegenPlugin"]),
     ],
     dependencies: [
@@ -160,6 +162,11 @@ let package = Package(
         ),
         // Publishes to a SQLite cache until killed: the crash-safety test's writer process.
         .executableTarget(name: "baton-cache-stress", dependencies: ["BatonSQLite"]),
+        // `baton-cache stats|show|dump|trim FILE`: a user's look into their cache file.
+        .executableTarget(
+            name: "baton-cache",
+            dependencies: ["BatonSQLite", "BatonStore", "BatonAPI", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         // Fetches from a test's misbehaving server and prints its outcome and peak resident memory:
         // the hostile-server tests' client process (a body it failed to bound shows there).
         .executableTarget(name: "baton-hostile-client", dependencies: ["Baton", "BatonAsyncHTTPClient", "BatonExampleAPI"]),
@@ -175,7 +182,7 @@ let package = Package(
         .target(name: "BatonExampleMocks", dependencies: ["BatonTesting", "BatonExampleAPI"], path: "Tests/BatonExampleMocks"),
         .testTarget(
             name: "BatonStoreTests",
-            dependencies: ["BatonStore", "BatonSQLite", "BatonExampleAPI", "baton-cache-stress", "BatonTestSupport"]
+            dependencies: ["BatonStore", "BatonSQLite", "BatonExampleAPI", "baton-cache-stress", "baton-cache", "BatonTestSupport"]
         ),
         // The code generator: schema, documents, validation, Swift rendering, manifest. Its own
         // SHA-256 (BatonDigest), not swift-crypto's: see the measurement there.

@@ -10,8 +10,9 @@ public enum SQLiteCacheError: Error, Sendable, CustomStringConvertible {
     case foreign(path: String)
     /// The file was written by a newer Baton with a schema this one does not know.
     case unsupportedVersion(path: String, version: Int)
-    /// Another store has the file open (in this process or another): one store per file. The
-    /// file is left as it is.
+    /// Another connection kept the file locked past the busy timeout (5 s): an older Baton,
+    /// which holds its file's lock while open, or a foreign program. Stores of this Baton share
+    /// a file and wait for each other's short transactions. The file is left as it is.
     case alreadyOpen(path: String)
     /// A write found the disk full; the store keeps working in memory.
     case diskFull(path: String, message: String)
@@ -27,7 +28,7 @@ public enum SQLiteCacheError: Error, Sendable, CustomStringConvertible {
         case .foreign(let path): return "\(path): the file is a SQLite database but not a Baton cache"
         case .unsupportedVersion(let path, let version):
             return "\(path): the cache has schema version \(version), newer than this Baton knows (\(SQLiteNormalizedCache.schemaVersion))"
-        case .alreadyOpen(let path): return "\(path): the cache is open in another store (one store per file)"
+        case .alreadyOpen(let path): return "\(path): the cache file is locked by another program (an older Baton keeps its file locked while open)"
         case .diskFull(let path, let message): return "\(path): the disk is full: \(message)"
         case .readOnly(let path, let message): return "\(path): the cache cannot be written: \(message)"
         case .statementFailed(let path, let message): return "\(path): \(message)"

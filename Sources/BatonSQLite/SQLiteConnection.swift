@@ -10,10 +10,11 @@ final class SQLiteConnection {
     /// than running a small statement.
     private var statements: [String: OpaquePointer] = [:]
 
-    init(path: String) throws(SQLiteCacheError) {
+    /// Opens `path`, creating it unless `readOnly` (then nothing is ever written to the file).
+    init(path: String, readOnly: Bool = false) throws(SQLiteCacheError) {
         self.path = path
         var db: OpaquePointer?
-        let flags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX
+        let flags = (readOnly ? SQLITE_OPEN_READONLY : SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE) | SQLITE_OPEN_NOMUTEX
         let code = sqlite3_open_v2(path, &db, flags, nil)
         guard code == SQLITE_OK, let db else {
             let message = db.map { String(cString: sqlite3_errmsg($0)) } ?? String(cString: sqlite3_errstr(code))
@@ -39,6 +40,9 @@ final class SQLiteConnection {
         default: return .statementFailed(path: path, message: message)
         }
     }
+
+    /// Rows the last statement inserted, changed or deleted.
+    var changes: Int { Int(sqlite3_changes(handle)) }
 
     /// Runs SQL with no results (several statements allowed).
     func execute(_ sql: String) throws(SQLiteCacheError) {
@@ -166,3 +170,13 @@ final class SQLiteConnection {
 private let SQLITE_TRANSIENT = unsafeBitCast(-1, to: sqlite3_destructor_type.self)
 /// SQLite's "the bound value outlives the statement's run" destructor: no copy.
 let SQLITE_STATIC: sqlite3_destructor_type? = nil
+
+extension SQLiteConnection {
+    /// `PRAGMA data_version`: changes when another connection commits to the file (never for
+    /// this connection's own commits).
+    func dataVersion() throws(SQLiteCacheError) -> Int {
+        var version = 0
+        try run("PRAGMA data_version") { row in version = row.int(0) }
+        return version
+    }
+}

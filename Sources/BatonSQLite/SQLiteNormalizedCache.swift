@@ -9,9 +9,13 @@ import Foundation
 /// operation was fetched, invalidation marks), so a cache policy answers the same after a
 /// restart; never request headers, tokens, variables or optimistic data.
 ///
-/// One store per file: the cache holds the file's lock while it is open, so a second open (in
-/// this process or another) fails with ``SQLiteCacheError/alreadyOpen(path:)`` and leaves the file
-/// as it is, rather than two stores each trusting a memory the other's writes made stale.
+/// Several stores may share one file, in one process or several (an app and its extension,
+/// two runs of a command-line tool): each commit is one short transaction, readers never wait
+/// for writers (WAL), and a writer waits for another's transaction (busy timeout) rather than
+/// failing. Before each read and commit a store asks ``changesByOthers()`` (SQLite's
+/// `PRAGMA data_version` says whether another connection committed) and lets go of the records
+/// others wrote; a write merges its edits over a copy another writer stored since, field by
+/// field, rather than overwriting it with what its memory held. See <doc:SharingAndLimits>.
 ///
 /// ```swift
 /// let (cache, problem) = SQLiteNormalizedCache.openOrRecover(fileURL: url, eviction: .init(maxBytes: 50 << 20))
@@ -31,12 +35,13 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
     public let fileURL: URL
     /// What leaves the file, and when.
     public let eviction: CacheEvictionPolicy
-    private let guarded: Locked<Guarded>
-    /// Files open in this process: a second open fails at once instead of waiting for the lock.
-    private static let openPaths = Locked<Set<String>>([])
+    let guarded: Locked<Guarded>
+    /// A connection of its own for eviction and trimming, opened when first needed: they run in
+    /// short transactions beside the store's loads and writes, never holding the cache's lock.
+    let evictor: Locked<SQLiteConnection?> = Locked(nil)
 
     /// The connection and the write path's reused buffers, behind the cache's lock.
-    private struct Guarded {
+    struct Guarded {
         let connection: SQLiteConnection
         /// Reused by each write for the bytes of its IDs and records.
         let buffer = ByteBuffer()
@@ -46,11 +51,34 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
         /// Rows that could not be read (they are skipped, and kept in the file).
         var unreadable = 0
         var writesSinceEvictionCheck = 0
-        /// The number the next write's records are stored under (`records.batch`).
-        var nextBatch = 1
+        /// Whether ``needsEviction`` should look at the bounds (on open, then every `checkInterval` writes).
+        var evictionCheckDue = false
         /// Batches whose records a load has already brought in.
         var coLoaded = Set<Int>()
+        /// Sharing the file: `PRAGMA data_version` when ``changesByOthers()`` last looked, and
+        /// when the write path last looked.
+        var lookVersion = 0
+        var writeVersion = 0
+        /// The highest write number ``changesByOthers()`` has taken into account.
+        var watermark = 0
+        /// The highest write number the write path has scanned for others' rows.
+        var writeScanMark = 0
+        /// This connection's own write numbers above the watermark (not others' changes).
+        var ownBatches = Set<Int>()
+        /// `clear_count` as last seen: another writer's `clear()` changes it.
+        var clearCount = 0
+        /// Records other writers stored that the store's memory may hold an older copy of:
+        /// a write of one merges its edits over the stored copy.
+        var needsMerge = Set<DataID>()
+        /// `needsMerge` grew too large: every write merges.
+        var mergeAll = false
+        /// Records whose stored copy differs from the store's memory after a merge: reported
+        /// by the next ``changesByOthers()``.
+        var reportAtNextLook = Set<DataID>()
     }
+
+    /// The most IDs remembered as needing a merge before every write merges.
+    static let needsMergeLimit = 100_000
 
     /// Always true: what is written survives the process.
     public var isPersistent: Bool { true }
@@ -60,34 +88,43 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
 
     /// Opens (or creates) the cache at `fileURL`, migrating an older schema. Throws
     /// ``SQLiteCacheError`` for a damaged, foreign, newer or already open file; the file is left as it is.
+    /// Opens (or creates) the cache at `fileURL`, migrating an older schema. Other stores, in
+    /// this process or another, may have the file open too. Throws ``SQLiteCacheError`` for a
+    /// damaged, foreign or newer file, or one another connection keeps locked (an older Baton
+    /// holds its file's lock while open); the file is left as it is. With an eviction policy, a
+    /// file over its bounds is trimmed by the store's writer, not here (see ``needsEviction``).
     public init(fileURL: URL, eviction: CacheEvictionPolicy = .none) throws(SQLiteCacheError) {
         self.fileURL = fileURL
         self.eviction = eviction
-        let path = fileURL.standardizedFileURL.path
-        guard Self.openPaths.withLock({ $0.insert(path).inserted }) else { throw .alreadyOpen(path: fileURL.path) }
+        let connection = try SQLiteConnection(path: fileURL.path)
+        try Self.prepareSchema(connection, path: fileURL.path)
+        var state = Guarded(connection: connection)
+        // What the file holds now is what memory will load: others' changes count from here.
+        try connection.execute("BEGIN")
         do throws(SQLiteCacheError) {
-            let connection = try SQLiteConnection(path: fileURL.path)
-            try Self.prepareSchema(connection, path: fileURL.path)
-            var state = Guarded(connection: connection)
-            try connection.run("SELECT max(batch) FROM records") { row in state.nextBatch = row.int(0) + 1 }
-            guarded = Locked(state)
+            try connection.run("SELECT key, value FROM baton_meta WHERE key IN ('last_batch', 'clear_count')") { row in
+                let value = row.text(1).flatMap { Int($0) } ?? 0
+                if row.text(0) == "last_batch" { state.watermark = value } else { state.clearCount = value }
+            }
+            state.lookVersion = try connection.dataVersion()
+            try connection.execute("COMMIT")
         } catch {
-            Self.openPaths.withLock { _ = $0.remove(path) }
+            try? connection.execute("ROLLBACK")
             throw error
         }
-        if eviction.isActive { try guarded.withLock { state throws(SQLiteCacheError) in try evict(&state, now: Date()) } }
-    }
-
-    deinit {
-        let path = fileURL.standardizedFileURL.path
-        Self.openPaths.withLock { _ = $0.remove(path) }
+        state.writeVersion = state.lookVersion
+        state.writeScanMark = state.watermark
+        state.evictionCheckDue = eviction.isActive
+        guarded = Locked(state)
     }
 
     /// Opens the cache, or, when the file cannot be used, moves it (and its `-wal`/`-shm`) aside
     /// as `<name>.unreadable-<time>` and starts a fresh cache. Returns the error that caused the
     /// fresh start, if any. Never throws away the old file and never crashes: if even a fresh
-    /// file cannot be made (a read-only folder, a full disk), or another store has the file open,
-    /// the store keeps working with an `InMemoryNormalizedCache` (nothing persists; the error says why).
+    /// file cannot be made (a read-only folder, a full disk), or another connection keeps the
+    /// file locked (an older Baton), the store keeps working with an `InMemoryNormalizedCache`
+    /// (nothing persists; the error says why). A file that other stores have open is shared, not
+    /// recovered: it opens as usual.
     public static func openOrRecover(fileURL: URL, eviction: CacheEvictionPolicy = .none) -> (
         cache: any NormalizedCache, recoveredFrom: SQLiteCacheError?
     ) {
@@ -95,6 +132,8 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
             return (try SQLiteNormalizedCache(fileURL: fileURL, eviction: eviction), nil)
         } catch {
             switch error {
+            // `alreadyOpen`: another connection keeps the file locked (an older Baton): it is
+            // left to it.
             case .alreadyOpen, .cannotOpen, .readOnly, .diskFull:
                 // Nothing wrong with the file itself: it stays where it is, untouched.
                 return (InMemoryNormalizedCache(), error)
@@ -119,13 +158,8 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
     // MARK: Schema
 
     private static func prepareSchema(_ connection: SQLiteConnection, path: String) throws(SQLiteCacheError) {
-        // The first read takes the file's lock and this connection keeps it until it closes.
-        try connection.execute("PRAGMA locking_mode = EXCLUSIVE")
         // Reading the schema is the first access to the file: a non-database fails here.
-        var tables: [String] = []
-        try connection.run("SELECT name FROM sqlite_master WHERE type = 'table'") { row in
-            if let name = row.text(0) { tables.append(name) }
-        }
+        var tables = try Self.tables(connection)
         // Statement journals (SQLite's undo for a multi-row statement) stay in memory rather
         // than in a temporary file: a commit is one transaction, rolled back whole on failure.
         try connection.execute("PRAGMA temp_store = MEMORY")
@@ -136,38 +170,68 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
             // clear gain on the GitHub response and would make every one-record write 64 KB).
             try connection.execute("PRAGMA page_size = \(Self.newFilePageSize)")
             try connection.execute("PRAGMA journal_mode = WAL")
+            // Another process may be creating the file at the same moment: whoever comes
+            // second finds the tables there (`IF NOT EXISTS`, `OR IGNORE`).
             try connection.execute(
                 """
                 BEGIN IMMEDIATE;
-                CREATE TABLE baton_meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
-                INSERT INTO baton_meta (key, value) VALUES ('format', '\(Self.format)'), ('version', '\(Self.schemaVersion)');
-                CREATE TABLE records (id TEXT PRIMARY KEY NOT NULL, deleted INTEGER NOT NULL DEFAULT 0, record BLOB\(Self.recordColumnsAddedIn2)\(Self.recordColumnsAddedIn3));
-                \(Self.tablesAddedIn2)
-                \(Self.indexesAddedIn3)
+                CREATE TABLE IF NOT EXISTS baton_meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
+                INSERT OR IGNORE INTO baton_meta (key, value) VALUES ('format', '\(Self.format)'), ('version', '\(Self.schemaVersion)'),
+                    ('last_batch', '0'), ('clear_count', '0');
+                CREATE TABLE IF NOT EXISTS records (id TEXT PRIMARY KEY NOT NULL, deleted INTEGER NOT NULL DEFAULT 0, record BLOB\(Self.recordColumnsAddedIn2)\(Self.recordColumnsAddedIn3));
+                CREATE TABLE IF NOT EXISTS operations (key TEXT PRIMARY KEY NOT NULL, epoch INTEGER NOT NULL, fetched_at REAL NOT NULL);
+                CREATE TABLE IF NOT EXISTS invalidations (id TEXT PRIMARY KEY NOT NULL, epoch INTEGER NOT NULL);
+                CREATE INDEX IF NOT EXISTS records_batch ON records (batch);
                 COMMIT;
                 """)
-            try connection.execute("PRAGMA synchronous = NORMAL")
-            // Hold the write lock from now on, not from the first write.
-            try connection.execute("BEGIN EXCLUSIVE; COMMIT;")
-            return
+            tables = try Self.tables(connection)
         }
         guard tables.contains("baton_meta") else { throw .foreign(path: path) }
+        var meta = try Self.meta(connection)
+        guard meta["format"] == Self.format, let version = meta["version"].flatMap({ Int($0) }) else {
+            throw .foreign(path: path)
+        }
+        // A newer Baton's file is never written: its schema may mean what this one cannot know.
+        guard version <= Self.schemaVersion else { throw .unsupportedVersion(path: path, version: version) }
+        try connection.execute("PRAGMA journal_mode = WAL")
+        try connection.execute("PRAGMA synchronous = NORMAL")
+        // The WAL goes back to this size after a checkpoint (a large trim or publish grows it).
+        try connection.execute("PRAGMA journal_size_limit = \(32 << 20)")
+        // No `PRAGMA quick_check` here: it reads the whole file, and opening must cost the same
+        // whatever the file holds (200,000 records took 21× the open of 2,000 with it). A damaged
+        // page shows up as a typed error when it is read, and its records read as missing.
+        if version < Self.schemaVersion || meta["last_batch"] == nil || meta["clear_count"] == nil {
+            // Migrations and the sharing bookkeeping, once per file, in one transaction that
+            // reads the version again (another process may have migrated meanwhile).
+            try connection.transaction { () throws(SQLiteCacheError) in
+                meta = try Self.meta(connection)
+                let current = meta["version"].flatMap { Int($0) } ?? version
+                if current < 2 { try migrateFrom1(connection) }
+                if current < 3 { try migrateFrom2(connection) }
+                // Write numbers only grow, whatever is deleted: others' writes are found by them.
+                try connection.execute(
+                    """
+                    INSERT OR IGNORE INTO baton_meta (key, value) SELECT 'last_batch', CAST(coalesce(max(batch), 0) AS TEXT) FROM records;
+                    INSERT OR IGNORE INTO baton_meta (key, value) VALUES ('clear_count', '0');
+                    """)
+            }
+        }
+    }
+
+    private static func tables(_ connection: SQLiteConnection) throws(SQLiteCacheError) -> [String] {
+        var tables: [String] = []
+        try connection.run("SELECT name FROM sqlite_master WHERE type = 'table'") { row in
+            if let name = row.text(0) { tables.append(name) }
+        }
+        return tables
+    }
+
+    private static func meta(_ connection: SQLiteConnection) throws(SQLiteCacheError) -> [String: String] {
         var meta: [String: String] = [:]
         try connection.run("SELECT key, value FROM baton_meta") { row in
             if let key = row.text(0), let value = row.text(1) { meta[key] = value }
         }
-        guard meta["format"] == Self.format, let version = meta["version"].flatMap({ Int($0) }) else {
-            throw .foreign(path: path)
-        }
-        guard version <= Self.schemaVersion else { throw .unsupportedVersion(path: path, version: version) }
-        try connection.execute("PRAGMA journal_mode = WAL")
-        try connection.execute("PRAGMA synchronous = NORMAL")
-        try connection.execute("BEGIN EXCLUSIVE; COMMIT;")
-        // No `PRAGMA quick_check` here: it reads the whole file, and opening must cost the same
-        // whatever the file holds (200,000 records took 21× the open of 2,000 with it). A damaged
-        // page shows up as a typed error when it is read, and its records read as missing.
-        if version < 2 { try migrateFrom1(connection) }
-        if version < 3 { try migrateFrom2(connection) }
+        return meta
     }
 
     /// Columns version 3 adds to `records`: the write that stored each record, numbered from 1
@@ -181,12 +245,10 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
     private static func migrateFrom2(_ connection: SQLiteConnection) throws(SQLiteCacheError) {
         try connection.execute(
             """
-            BEGIN IMMEDIATE;
             ALTER TABLE records ADD COLUMN batch INTEGER NOT NULL DEFAULT 0;
             ALTER TABLE records ADD COLUMN batch_size INTEGER NOT NULL DEFAULT 0;
             \(Self.indexesAddedIn3)
             UPDATE baton_meta SET value = '3' WHERE key = 'version';
-            COMMIT;
             """)
     }
 
@@ -204,21 +266,19 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
         let now = Date().timeIntervalSince1970
         try connection.execute(
             """
-            BEGIN IMMEDIATE;
             ALTER TABLE records ADD COLUMN written_at REAL NOT NULL DEFAULT 0;
             ALTER TABLE records ADD COLUMN used_at REAL NOT NULL DEFAULT 0;
             UPDATE records SET written_at = \(now), used_at = \(now);
             \(Self.tablesAddedIn2)
             UPDATE baton_meta SET value = '2' WHERE key = 'version';
-            COMMIT;
             """)
     }
 
     // MARK: Reading
 
     /// IDs per `IN (…)` list, largest first.
-    private static let lookupChunks = [256, 32, 4, 1]
-    private static let selectSQL: [Int: String] = Dictionary(
+    static let lookupChunks = [256, 32, 4, 1]
+    static let selectSQL: [Int: String] = Dictionary(
         uniqueKeysWithValues: lookupChunks.map { rows in
             (
                 rows,
@@ -286,28 +346,30 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
 
     /// The epoch, the store-wide invalidation, record invalidation marks and fetch times.
     public func loadMetadata() throws -> CacheMetadata {
-        try guarded.withLock { state throws(SQLiteCacheError) -> CacheMetadata in
-            var metadata = CacheMetadata()
-            try state.connection.run("SELECT key, value FROM baton_meta WHERE key IN ('epoch', 'store_invalidated_at')") { row in
-                guard let key = row.text(0), let value = row.text(1).flatMap({ Int($0) }) else { return }
-                if key == "epoch" { metadata.epoch = value } else { metadata.storeInvalidatedAt = value }
-            }
-            try state.connection.run("SELECT id, epoch FROM invalidations") { row in
-                if let id = row.text(0) { metadata.invalidatedAt[DataID(id)] = row.int(1) }
-            }
-            try state.connection.run("SELECT key, epoch, fetched_at FROM operations") { row in
-                if let key = row.text(0) {
-                    metadata.fetches[key] = OperationFetch(epoch: row.int(1), date: Date(timeIntervalSince1970: row.double(2)))
-                }
-            }
-            try state.connection.run("SELECT NOT EXISTS (SELECT 1 FROM records)") { row in metadata.holdsNoRecords = row.int(0) != 0 }
-            return metadata
+        try guarded.withLock { state throws(SQLiteCacheError) -> CacheMetadata in try Self.metadata(state.connection) }
+    }
+
+    static func metadata(_ connection: SQLiteConnection) throws(SQLiteCacheError) -> CacheMetadata {
+        var metadata = CacheMetadata()
+        try connection.run("SELECT key, value FROM baton_meta WHERE key IN ('epoch', 'store_invalidated_at')") { row in
+            guard let key = row.text(0), let value = row.text(1).flatMap({ Int($0) }) else { return }
+            if key == "epoch" { metadata.epoch = value } else { metadata.storeInvalidatedAt = value }
         }
+        try connection.run("SELECT id, epoch FROM invalidations") { row in
+            if let id = row.text(0) { metadata.invalidatedAt[DataID(id)] = row.int(1) }
+        }
+        try connection.run("SELECT key, epoch, fetched_at FROM operations") { row in
+            if let key = row.text(0) {
+                metadata.fetches[key] = OperationFetch(epoch: row.int(1), date: Date(timeIntervalSince1970: row.double(2)))
+            }
+        }
+        try connection.run("SELECT NOT EXISTS (SELECT 1 FROM records)") { row in metadata.holdsNoRecords = row.int(0) != 0 }
+        return metadata
     }
 
     /// A `SELECT id, deleted, record` row as the store knows it; `nil` when it cannot be read
     /// (no ID, or a record that does not decode or names another ID).
-    private static func recordState(of row: SQLiteConnection.Row, _ reader: RecordReader) -> (DataID, RecordState)? {
+    static func recordState(of row: SQLiteConnection.Row, _ reader: RecordReader) -> (DataID, RecordState)? {
         if row.int(1) != 0 {
             guard let id = row.text(0) else { return nil }
             return (DataID(id), .deleted)
@@ -345,7 +407,7 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
         try guarded.withLock { state throws(SQLiteCacheError) -> Int in try Self.usedBytes(state.connection) }
     }
 
-    private static func usedBytes(_ connection: SQLiteConnection) throws(SQLiteCacheError) -> Int {
+    static func usedBytes(_ connection: SQLiteConnection) throws(SQLiteCacheError) -> Int {
         var pages = 0
         var free = 0
         var size = 0
@@ -401,21 +463,102 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
     }
 
     /// Writes consecutive commits in one transaction, all or none, each with a batch number of
-    /// its own (read-ahead stays by commit); then the eviction policy.
+    /// its own (read-ahead stays by commit). When another writer stored some of these records
+    /// since this store last looked, the commit's edits are merged over the stored copies.
+    /// Eviction is not run here: the store's writer runs it (see ``needsEviction``).
     public func write(_ batches: [CacheBatch]) throws {
         guard !batches.isEmpty else { return }
         try guarded.withLock { state throws(SQLiteCacheError) in
             let connection = state.connection
             try connection.transaction { () throws(SQLiteCacheError) in
+                try noteOthersWrites(&state)
                 for batch in batches { try write(batch, &state) }
             }
             if eviction.isActive {
                 state.writesSinceEvictionCheck += batches.count
-                if state.writesSinceEvictionCheck >= eviction.checkInterval {
-                    try evict(&state, now: Date())
-                }
+                if state.writesSinceEvictionCheck >= eviction.checkInterval { state.evictionCheckDue = true }
             }
         }
+    }
+
+    /// Inside a write's transaction: when another connection committed since the write path
+    /// last looked, the records it stored since then need their next write merged.
+    private func noteOthersWrites(_ state: inout Guarded) throws(SQLiteCacheError) {
+        let version = try state.connection.dataVersion()
+        guard version != state.writeVersion else { return }
+        state.writeVersion = version
+        let mark = max(state.watermark, state.writeScanMark)
+        var highest = mark
+        var found: [DataID] = []
+        let own = state.ownBatches
+        try state.connection.run("SELECT id, batch FROM records WHERE batch > ?", [.int(mark)]) { row in
+            let batch = row.int(1)
+            highest = max(highest, batch)
+            if !own.contains(batch), let id = row.text(0) { found.append(DataID(id)) }
+        }
+        state.writeScanMark = highest
+        Self.needMerge(found, &state)
+    }
+
+    /// Remembers that `ids` need their next write merged (all writes merge once too many are).
+    static func needMerge(_ ids: some Sequence<DataID>, _ state: inout Guarded) {
+        guard !state.mergeAll else { return }
+        state.needsMerge.formUnion(ids)
+        if state.needsMerge.count > needsMergeLimit {
+            state.mergeAll = true
+            state.needsMerge.removeAll()
+        }
+    }
+
+    /// The next write number: one more than any write of any connection (kept in `baton_meta`,
+    /// so numbers only grow whatever is deleted).
+    private func nextBatchNumber(_ connection: SQLiteConnection) throws(SQLiteCacheError) -> Int {
+        var last = 0
+        try connection.run("SELECT value FROM baton_meta WHERE key = 'last_batch'") { row in last = row.text(0).flatMap { Int($0) } ?? 0 }
+        try connection.run("UPDATE baton_meta SET value = ? WHERE key = 'last_batch'", [.text(String(last + 1))])
+        return last + 1
+    }
+
+    /// The records `batch` writes, with its edits merged over the stored copies of those
+    /// another writer stored since this store's memory had them. A merged record whose result
+    /// differs from the store's memory is reported by the next ``changesByOthers()``.
+    private func mergedRecords(_ batch: CacheBatch, _ state: inout Guarded) throws(SQLiteCacheError) -> [DataID: RecordState?] {
+        guard state.mergeAll || !state.needsMerge.isEmpty else { return batch.records }
+        var candidates: [DataID] = []
+        for (id, recordState) in batch.records where recordState != nil && (state.mergeAll || state.needsMerge.contains(id)) {
+            candidates.append(id)
+        }
+        guard !candidates.isEmpty else { return batch.records }
+        var stored: [DataID: RecordState] = [:]
+        let reader = state.reader
+        try Self.forEachChunk(of: candidates.count, sizes: Self.lookupChunks) { first, count throws(SQLiteCacheError) in
+            try state.connection.run(Self.selectSQL[count]!, candidates[first..<first + count].map { .text($0.rawValue) }) { row in
+                if let (id, recordState) = Self.recordState(of: row, reader) { stored[id] = recordState }
+            }
+        }
+        var records = batch.records
+        for id in candidates {
+            guard let mine = batch.records[id] ?? nil else { continue }
+            let edit: RecordState? = batch.changes.map { $0.state(of: id) } ?? mine
+            let result: RecordState?
+            switch (edit, stored[id]) {
+            case (nil, let theirs?):
+                // This commit did not edit it (an invalidation): the stored copy stays.
+                result = theirs
+                records[id] = nil
+            case (.present(let edits)?, .present(let theirs)?):
+                result = RecordState.layered(.present(edits), over: .present(theirs))
+                records[id] = .some(result)
+            default:
+                result = mine
+            }
+            if result != mine {
+                state.reportAtNextLook.insert(id)
+            } else {
+                state.needsMerge.remove(id)
+            }
+        }
+        return records
     }
 
     /// One commit's rows and bookkeeping, inside the caller's transaction.
@@ -423,10 +566,11 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
         let buffer = state.buffer
         // Emptied after each write; a large commit's bytes are not kept for the cache's life.
         defer { buffer.removeAll(keepingUpTo: 4 << 20) }
+        let records = try mergedRecords(batch, &state)
         var rows: [PendingRow] = []
-        rows.reserveCapacity(batch.records.count)
+        rows.reserveCapacity(records.count)
         var forgotten: [Range<Int>] = []
-        for (id, recordState) in batch.records {
+        for (id, recordState) in records {
             let idStart = buffer.count
             buffer.append(id.rawValue)
             let idRange = idStart..<buffer.count
@@ -452,10 +596,14 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
         }
         let touched = batch.readIDs.filter { batch.records[$0] == nil }.map(\.rawValue)
         let connection = state.connection
-        // The rows of this write share a batch number, for read-ahead (see `loadRecords`).
-        let writeNumber = state.nextBatch
+        // The rows of this write share a batch number, for read-ahead (see `loadRecords`) and
+        // for other writers to find them.
+        var writeNumber = 0
+        if !rows.isEmpty {
+            writeNumber = try nextBatchNumber(connection)
+            state.ownBatches.insert(writeNumber)
+        }
         let now = Date().timeIntervalSince1970
-        if !rows.isEmpty { state.nextBatch += 1 }
         do {
             try Self.forEachChunk(of: rows.count, sizes: Self.chunkSizes) { first, count throws(SQLiteCacheError) in
                 try connection.run(Self.upsertSQL[count]!) { statement, index in
@@ -504,75 +652,44 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
         }
         for id in batch.invalidatedRecords {
             try connection.run(
-                "INSERT INTO invalidations (id, epoch) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET epoch = excluded.epoch",
+                "INSERT INTO invalidations (id, epoch) VALUES (?, ?) ON CONFLICT (id) DO UPDATE SET epoch = max(epoch, excluded.epoch)",
                 [.text(id.rawValue), .int(batch.epoch)])
         }
         if batch.invalidatesStore {
             try connection.run(
-                "INSERT INTO baton_meta (key, value) VALUES ('store_invalidated_at', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                "INSERT INTO baton_meta (key, value) VALUES ('store_invalidated_at', ?) ON CONFLICT (key) DO UPDATE SET value = CAST(max(CAST(value AS INTEGER), CAST(excluded.value AS INTEGER)) AS TEXT)",
                 [.text(String(batch.epoch))])
         }
         try connection.run(
-            "INSERT INTO baton_meta (key, value) VALUES ('epoch', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+            // The newest epoch of any store sharing the file (each adopts it when it looks).
+            "INSERT INTO baton_meta (key, value) VALUES ('epoch', ?) ON CONFLICT (key) DO UPDATE SET value = CAST(max(CAST(value AS INTEGER), CAST(excluded.value AS INTEGER)) AS TEXT)",
             [.text(String(batch.epoch))])
     }
 
-    /// Removes every record, fetch time and invalidation mark in one transaction.
+    /// Removes every record, fetch time and invalidation mark in one transaction (other stores
+    /// sharing the file see it as a clear, and drop what they hold).
     public func clear() throws {
         try guarded.withLock { state throws(SQLiteCacheError) in
-            try state.connection.execute(
-                """
-                BEGIN IMMEDIATE;
-                DELETE FROM records;
-                DELETE FROM operations;
-                DELETE FROM invalidations;
-                DELETE FROM baton_meta WHERE key = 'store_invalidated_at';
-                COMMIT;
-                """)
-        }
-    }
-
-    // MARK: Eviction
-
-    /// Applies the eviction policy now (a write applies it every ``CacheEvictionPolicy/checkInterval`` writes).
-    public func evict() throws {
-        try guarded.withLock { state throws(SQLiteCacheError) in try evict(&state, now: Date()) }
-    }
-
-    /// Removes records written longer ago than `maxAge` (and fetch times as old), then the least
-    /// recently used records while the file holds more than `maxRecords` or `maxBytes`, down
-    /// to nine tenths of the bound, in one transaction.
-    private func evict(_ state: inout Guarded, now: Date) throws(SQLiteCacheError) {
-        state.writesSinceEvictionCheck = 0
-        let connection = state.connection
-        let policy = eviction
-        try connection.transaction { () throws(SQLiteCacheError) in
-            if let maxAge = policy.maxAge {
-                let cutoff = now.timeIntervalSince1970 - Double(maxAge.components.seconds) - Double(maxAge.components.attoseconds) / 1e18
-                try connection.run("DELETE FROM records WHERE written_at < ?", [.real(cutoff)])
-                try connection.run("DELETE FROM operations WHERE fetched_at < ?", [.real(cutoff)])
-            }
-            guard policy.maxRecords != nil || policy.maxBytes != nil else { return }
-            // A few rounds at most: the bytes a record takes are an estimate.
-            for _ in 0..<4 {
-                var count = 0
-                try connection.run("SELECT count(*) FROM records") { row in count = row.int(0) }
-                guard count > 0 else { return }
-                var excess = 0
-                if let maxRecords = policy.maxRecords, count > maxRecords {
-                    excess = count - maxRecords * 9 / 10
+            let connection = state.connection
+            var clearCount = 0
+            try connection.transaction { () throws(SQLiteCacheError) in
+                try connection.execute(
+                    """
+                    DELETE FROM records;
+                    DELETE FROM operations;
+                    DELETE FROM invalidations;
+                    DELETE FROM baton_meta WHERE key = 'store_invalidated_at';
+                    UPDATE baton_meta SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT) WHERE key = 'clear_count';
+                    """)
+                try connection.run("SELECT value FROM baton_meta WHERE key = 'clear_count'") { row in
+                    clearCount = row.text(0).flatMap { Int($0) } ?? 0
                 }
-                if let maxBytes = policy.maxBytes {
-                    let used = try Self.usedBytes(connection)
-                    if used > maxBytes {
-                        let perRecord = max(1, used / count)
-                        excess = max(excess, (used - maxBytes * 9 / 10 + perRecord - 1) / perRecord)
-                    }
-                }
-                guard excess > 0 else { return }
-                try connection.run(
-                    "DELETE FROM records WHERE id IN (SELECT id FROM records ORDER BY used_at, written_at, rowid LIMIT ?)", [.int(excess)])
             }
+            state.clearCount = clearCount
+            // Nothing stored is newer than memory now.
+            state.needsMerge.removeAll()
+            state.mergeAll = false
+            state.coLoaded.removeAll()
         }
     }
 
@@ -582,7 +699,7 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
     }
 
     /// Calls `body(first, count)` over `0..<total` in chunks of the largest of `sizes` that fit.
-    private static func forEachChunk(
+    static func forEachChunk(
         of total: Int, sizes: [Int], _ body: (Int, Int) throws(SQLiteCacheError) -> Void
     ) throws(SQLiteCacheError) {
         var next = 0
@@ -594,32 +711,3 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
     }
 }
 
-/// What a ``SQLiteNormalizedCache`` removes from its file, beside what the app removes: records
-/// written longer ago than `maxAge`, then the least recently used records while the file holds
-/// more than `maxRecords` records or `maxBytes` bytes of pages in use. Applied in the write path
-/// (every `checkInterval` writes) and when the cache opens; the store's memory is not affected
-/// (a record evicted from the file stays in memory until memory lets it go).
-public struct CacheEvictionPolicy: Sendable, Hashable {
-    /// The most bytes of pages in use the file may hold, or `nil` for no bound.
-    public var maxBytes: Int?
-    /// The most records the file may hold, or `nil` for no bound.
-    public var maxRecords: Int?
-    /// How long after its last write a record stays, or `nil` for ever.
-    public var maxAge: Duration?
-    /// How many writes go between two checks of the bounds (a check counts the records).
-    public var checkInterval: Int
-
-    /// A policy with these bounds (none by default), checked every `checkInterval` writes.
-    public init(maxBytes: Int? = nil, maxRecords: Int? = nil, maxAge: Duration? = nil, checkInterval: Int = 64) {
-        self.maxBytes = maxBytes
-        self.maxRecords = maxRecords
-        self.maxAge = maxAge
-        self.checkInterval = max(1, checkInterval)
-    }
-
-    /// Nothing is evicted: the file keeps what the app wrote until it is cleared (the default,
-    /// as Apollo iOS's SQLite cache).
-    public static let none = CacheEvictionPolicy()
-
-    var isActive: Bool { maxBytes != nil || maxRecords != nil || maxAge != nil }
-}

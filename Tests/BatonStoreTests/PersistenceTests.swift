@@ -273,30 +273,47 @@ struct PersistenceTests {
         }
     }
 
-    /// One store per file: a second open, in this process or another, is a clear error that
-    /// leaves the file alone, and `openOrRecover` then works in memory without moving the file.
-    @Test func aSecondStoreOverOneFileIsAClearError() async throws {
+    /// Issue 29, item 5: a second store over the file opens it (no `alreadyOpen`), reads what
+    /// the first wrote, and each sees the other's later commits on its next read.
+    @Test func aSecondStoreOverOneFileSharesIt() async throws {
         try await withTemporaryFolder { folder in
             let url = folder.appendingPathComponent("cache.sqlite")
             let first = Store(cache: try SQLiteNormalizedCache(fileURL: url))
             first.publish(data: Self.userData(1), for: Self.user("1"), fetched: true)
-            #expect {
-                try SQLiteNormalizedCache(fileURL: url)
-            } throws: { error in
-                guard case .alreadyOpen(let path)? = error as? SQLiteCacheError else { return false }
-                return path == url.path
-            }
-            let (fallback, problem) = SQLiteNormalizedCache.openOrRecover(fileURL: url)
-            #expect(fallback is InMemoryNormalizedCache)
-            #expect(problem.map { "\($0)" }?.contains("one store per file") == true)
+            first.waitUntilPersisted()
+            let (shared, problem) = SQLiteNormalizedCache.openOrRecover(fileURL: url)
+            #expect(problem == nil)
+            #expect(shared is SQLiteNormalizedCache)
+            let second = Store(cache: shared)
+            #expect(second.read(Self.user("1")).data == Self.userData(1))
+            #expect(second.check(Self.user("1")) == .available)
+            second.publish(data: Self.userData(1, name: "from the second"), for: Self.user("1"), fetched: true)
+            second.waitUntilPersisted()
+            #expect(first.read(Self.user("1")).data == Self.userData(1, name: "from the second"))
             #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).allSatisfy { !$0.contains("unreadable") })
-            // Another process: the file's lock says no.
-            if let writer = stressExecutable() {
-                let other = try await runProcess(writer, [url.path, "1"])
-                #expect(other.status == 1)
-                #expect(other.stderr.contains("one store per file"), "\(other.stderr)")
+        }
+    }
+
+    /// What stays refused: a file another program keeps locked (an older Baton held its file's
+    /// lock while open) is a clear error after the busy timeout, and `openOrRecover` leaves the
+    /// file to it and works in memory.
+    @Test func aFileLockedByAnotherProgramIsAClearErrorAndIsLeftAlone() async throws {
+        try await withTemporaryFolder { folder in
+            let url = folder.appendingPathComponent("cache.sqlite")
+            do { _ = try SQLiteNormalizedCache(fileURL: url) }
+            let holder = try SQLiteConnection(path: url.path)
+            try holder.execute("PRAGMA locking_mode = EXCLUSIVE")
+            try holder.execute("BEGIN EXCLUSIVE; COMMIT;")
+            let (fallback, problem) = await onOwnThread { SQLiteNormalizedCache.openOrRecover(fileURL: url) }
+            #expect(fallback is InMemoryNormalizedCache)
+            guard case .alreadyOpen(let path)? = problem else {
+                Issue.record("expected alreadyOpen, got \(String(describing: problem))")
+                return
             }
-            #expect(first.read(Self.user("1")).data == Self.userData(1))
+            #expect(path == url.path)
+            #expect(problem.map { "\($0)" }?.contains("locked by another program") == true)
+            #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).allSatisfy { !$0.contains("unreadable") })
+            withExtendedLifetime(holder) {}
         }
     }
 
@@ -317,6 +334,10 @@ struct PersistenceTests {
             try await Task.sleep(for: .milliseconds(20))
             // One over the bound: down to nine tenths, least recently used first.
             try write(100)
+            // Writes leave eviction to the store's writer (or to `evict()`), never inline.
+            #expect(try cache.recordCount() == 101)
+            #expect(cache.needsEviction)
+            try cache.evict()
             #expect(try cache.recordCount() == 90)
             let left = try cache.allRecords()
             #expect(left["R:0"] != nil)
@@ -338,6 +359,7 @@ struct PersistenceTests {
                     records[id] = .present(Record(id: id, typename: "R", fields: ["body": .scalar(.string(body))]))
                 }
                 try cache.write(CacheBatch(records: records, epoch: batch))
+                if cache.needsEviction { try cache.evict() }
                 #expect(try cache.usedBytes() <= bound, "after batch \(batch)")
             }
             // The newest records stayed.
@@ -357,6 +379,8 @@ struct PersistenceTests {
             // User 1's records were written two hours ago.
             try Self.sql(url, "UPDATE records SET written_at = written_at - 7200 WHERE id IN ('User:1', 'User:1001', 'User:2001')")
             let store = Store(cache: try SQLiteNormalizedCache(fileURL: url, eviction: CacheEvictionPolicy(maxAge: .seconds(3600))))
+            // Eviction runs on the store's writer, behind the caller.
+            store.waitUntilPersisted()
             #expect(store.read(Self.user("2")).data == Self.userData(2))
             #expect(store.recordState(of: "User:1") == nil)
             #expect(store.recordState(of: "User:1001") == nil)

@@ -6,7 +6,9 @@ import Foundation
 /// and writes every commit here in commit order from a writer thread of its own, behind the
 /// callers (consecutive commits may arrive as one batch when the writer is behind). An
 /// implementation serves one store, whose loads (under the store's lock) may run while a write
-/// is under way: it must be safe to call from two threads at once.
+/// is under way: it must be safe to call from two threads at once. Other stores (in other
+/// processes) may share its storage: it then tells its store what they committed
+/// (``changesByOthers()``) and merges a commit's edits over their newer copies.
 public protocol NormalizedCache: Sendable {
     /// Whether what is written survives the process. When it does, the store's memory is a
     /// working set over the cache: records it has not read are loaded when needed, records not in
@@ -30,6 +32,20 @@ public protocol NormalizedCache: Sendable {
     func write(_ batches: [CacheBatch]) throws
     /// Removes every record and all bookkeeping.
     func clear() throws
+    /// What other writers of the same cache (another process, another store over the same file)
+    /// committed since the last call: the records they wrote and the bookkeeping as it stands
+    /// now, or `nil` when nothing changed. The store asks before each read and commit, lets go
+    /// of its copies of those records and loads them again when needed. By default `nil`: a
+    /// cache nothing else writes.
+    func changesByOthers() throws -> CacheChangesByOthers?
+    /// Whether the cache's eviction policy has work to do (a bound is passed, or the cache has
+    /// just opened with a policy): the store then calls ``evict(keeping:usedBefore:)`` on its
+    /// writer's thread, never on a caller's. By default `false`.
+    var needsEviction: Bool { get }
+    /// Applies the eviction policy, never removing the records in `keeping` (what retained
+    /// queries and watchers read) nor any record used at or after `usedBefore` (written or read
+    /// since the store computed `keeping`). By default, nothing.
+    func evict(keeping: Set<DataID>, usedBefore: Date) throws
 }
 
 extension NormalizedCache {
@@ -37,6 +53,15 @@ extension NormalizedCache {
     public func write(_ batches: [CacheBatch]) throws {
         for batch in batches { try write(batch) }
     }
+
+    /// `nil`: nothing else writes the cache.
+    public func changesByOthers() throws -> CacheChangesByOthers? { nil }
+
+    /// `false`: no eviction policy.
+    public var needsEviction: Bool { false }
+
+    /// Nothing to evict.
+    public func evict(keeping: Set<DataID>, usedBefore: Date) throws {}
 
     /// Loads `ids` as ``loadRecords(forKeys:)`` does: no read-ahead of its own.
     public func loadRecords(forKeys ids: Set<DataID>, readingAhead: Bool) throws -> [DataID: RecordState] {
@@ -59,12 +84,18 @@ public struct CacheBatch: Sendable, Hashable {
     public var epoch: Int
     /// Records read since the last write, for least-recently-used eviction.
     public var readIDs: Set<DataID>
+    /// The commit's own edits, when known: the fields it set on each record, and its deletions
+    /// (``records`` holds each changed record whole, as the store's memory has it). A cache
+    /// that other writers share applies these over a copy another writer stored since, rather
+    /// than writing ``records`` whole over it; `nil`: ``records`` are the edits.
+    public var changes: RecordSource?
 
     /// A batch; every part is empty by default.
     public init(
         records: [DataID: RecordState?] = [:], fetches: [String: OperationFetch?] = [:], invalidatedRecords: Set<DataID> = [],
-        invalidatesStore: Bool = false, epoch: Int = 0, readIDs: Set<DataID> = []
+        invalidatesStore: Bool = false, epoch: Int = 0, readIDs: Set<DataID> = [], changes: RecordSource? = nil
     ) {
+        self.changes = changes
         self.records = records
         self.fetches = fetches
         self.invalidatedRecords = invalidatedRecords
@@ -76,6 +107,26 @@ public struct CacheBatch: Sendable, Hashable {
     /// Whether the batch changes anything but reading times.
     public var changesData: Bool {
         !records.isEmpty || !fetches.isEmpty || !invalidatedRecords.isEmpty || invalidatesStore
+    }
+}
+
+/// What other writers of a shared cache committed since a store last asked (see
+/// ``NormalizedCache/changesByOthers()``).
+public struct CacheChangesByOthers: Sendable, Hashable {
+    /// Records another writer stored (or whose stored copy differs from the store's memory);
+    /// the store drops its copies and loads them again when needed.
+    public var recordIDs: Set<DataID>
+    /// Whether another writer cleared the cache: the store drops every record it holds.
+    public var cleared: Bool
+    /// The bookkeeping as the cache holds it now (fetch times, invalidation marks, the newest
+    /// epoch written by any store).
+    public var metadata: CacheMetadata
+
+    /// Changes as given.
+    public init(recordIDs: Set<DataID> = [], cleared: Bool = false, metadata: CacheMetadata = CacheMetadata()) {
+        self.recordIDs = recordIDs
+        self.cleared = cleared
+        self.metadata = metadata
     }
 }
 

@@ -22,6 +22,8 @@ final class PersistenceWriter: Sendable {
         /// A commit's batch, and the record IDs of each commit in it (several once merged).
         case write(CacheBatch, commits: [[DataID]])
         case clear
+        /// The cache's eviction policy, asked for when the store opens.
+        case evict
     }
 
     /// What the store learns after each step, on the writer's thread.
@@ -51,12 +53,38 @@ final class PersistenceWriter: Sendable {
     private let condition = NSCondition()
     private let dispatch = DispatchQueue(label: "baton.store.persistence")
     private let report: @Sendable (Outcome) -> Void
+    /// The records eviction must leave (what retained queries and watchers read), computed by
+    /// the store when the cache's policy has work to do.
+    private let keep: @Sendable () -> Set<DataID>
 
-    init(cache: any NormalizedCache, report: @escaping @Sendable (Outcome) -> Void) {
+    init(
+        cache: any NormalizedCache, keep: @escaping @Sendable () -> Set<DataID> = { [] },
+        report: @escaping @Sendable (Outcome) -> Void
+    ) {
         queue = Locked(Queue(cache: cache))
+        self.keep = keep
         self.report = report
     }
 
+    /// Queues a write of reading times alone (many records were read and no commit came to
+    /// carry them): least-recently-used eviction learns of reads in batches, behind the readers.
+    func enqueueReads(_ batch: CacheBatch) {
+        queue.withLock { queue in
+            queue.steps.append(.write(batch, commits: [[]]))
+            queue.enqueued += 1
+            startIfIdle(&queue)
+        }
+    }
+
+    /// Queues a run of the cache's eviction policy (when the store opens: a file over its
+    /// bound is trimmed on the writer's thread, not the caller's).
+    func enqueueEviction() {
+        queue.withLock { queue in
+            queue.steps.append(.evict)
+            queue.enqueued += 1
+            startIfIdle(&queue)
+        }
+    }
     /// Queues a commit's batch (call in commit order, under the store's lock).
     func enqueue(_ batch: CacheBatch) {
         let onlyFetches = batch.records.isEmpty && batch.invalidatedRecords.isEmpty && !batch.invalidatesStore
@@ -143,6 +171,10 @@ final class PersistenceWriter: Sendable {
                 queue.running = false
                 return nil
             }
+            if case .evict = queue.steps[0] {
+                queue.steps.removeFirst()
+                return (false, [], [], queue.cache)
+            }
             guard case .write = queue.steps[0] else {
                 queue.steps.removeFirst()
                 return (true, [], [], queue.cache)
@@ -163,9 +195,24 @@ final class PersistenceWriter: Sendable {
             report(.cleared(error: failure))
             return 1
         }
+        if next.batches.isEmpty {
+            evictIfNeeded(next.cache)
+            return 1
+        }
         do { try next.cache?.write(next.batches) } catch { failure = error }
         report(.wrote(commits: next.commits, error: failure))
+        evictIfNeeded(next.cache)
         return next.batches.count
+    }
+
+    /// Runs the cache's eviction policy when it has work to do, keeping what the store needs.
+    /// A failure is reported as a write's would be (memory is not affected).
+    private func evictIfNeeded(_ cache: (any NormalizedCache)?) {
+        guard let cache, cache.needsEviction else { return }
+        // Records used from now on are newer than the set the store computes: never evicted.
+        let started = Date()
+        let keeping = keep()
+        do { try cache.evict(keeping: keeping, usedBefore: started) } catch { report(.wrote(commits: [], error: error)) }
     }
 
     /// Whether nothing may be merged after `batch`: its invalidations are dated by its epoch.
@@ -182,6 +229,13 @@ final class PersistenceWriter: Sendable {
         merged.invalidatesStore = merged.invalidatesStore || later.invalidatesStore
         merged.epoch = max(merged.epoch, later.epoch)
         merged.readIDs.formUnion(later.readIDs)
+        if var edits = merged.changes, let laterEdits = later.changes {
+            edits.apply(laterEdits)
+            merged.changes = edits
+        } else {
+            // One side's edits are unknown: its records count as edits, whole.
+            merged.changes = nil
+        }
         return merged
     }
 }

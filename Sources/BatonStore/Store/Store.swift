@@ -87,7 +87,13 @@ public final class Store: Sendable {
         self.state = locked
         writer =
             persists
-            ? PersistenceWriter(cache: cache) { [weak locked] outcome in
+            ? PersistenceWriter(
+                cache: cache,
+                keep: { [weak locked] in
+                    // On the writer's thread, when the cache's eviction policy has work to do.
+                    locked?.withLock { $0.recordsToKeep() } ?? []
+                }
+            ) { [weak locked] outcome in
                 // On the writer's thread: memory learns what reached the cache. Weakly: the
                 // store's state (and through it the cache) goes with the store.
                 var failure: (any Error)?
@@ -108,6 +114,9 @@ public final class Store: Sendable {
                     errors.withLock { $0.append(failure) }
                 }
             } : nil
+        // A file over its bound is trimmed behind the caller: the writer asks the cache's policy
+        // (`needsEviction`) on its own thread.
+        writer?.enqueueEviction()
     }
 
     /// Waits for the commits made so far to reach the persistent cache (written, or failed and
@@ -149,8 +158,8 @@ public final class Store: Sendable {
     /// the data is incomplete (``ReadResult/missingPaths``, for partial reads).
     public func read(_ descriptor: OperationDescriptor, collectsMissingPaths: Bool = false) -> ReadResult {
         let descriptor = storageDescriptor(descriptor)
-        return state.withLock { state in
-            defer { state.trimMemory() }
+        return withCurrentState { state in
+            defer { finishRead(&state) }
             return state.read(descriptor, collectsMissingPaths: collectsMissingPaths)
         }
     }
@@ -158,7 +167,86 @@ public final class Store: Sendable {
     /// The state of one record (loaded from the cache when not in memory): present, deleted, or
     /// `nil` when missing.
     public func recordState(of id: DataID) -> RecordState? {
-        state.withLock { $0.memory.state(of: id) }
+        withCurrentState { state in
+            defer { finishRead(&state) }
+            return state.memory.state(of: id)
+        }
+    }
+
+    /// Runs `body` under the store's lock once memory has taken in what other writers of a
+    /// shared cache committed (see ``NormalizedCache/changesByOthers()``); watchers whose data
+    /// those commits changed are notified after the lock is released.
+    func withCurrentState<T>(_ body: (inout StoreState) throws -> T) rethrows -> T {
+        let result = try state.withLock { state in
+            takeInChangesByOthers(&state)
+            return try body(&state)
+        }
+        notifications.drain()
+        return result
+    }
+
+    /// After a read: memory back within its bound, and when many records were read with no
+    /// commit to carry their reading times to the cache, a write of those times alone (queued
+    /// behind the reader, for least-recently-used eviction).
+    private func finishRead(_ state: inout StoreState) {
+        state.trimMemory()
+        if let writer, state.memory.readsWaitingForWrite >= Self.readsPerReadingTimeWrite {
+            writer.enqueueReads(CacheBatch(epoch: state.epoch, readIDs: state.memory.takeReadSinceWrite()))
+        }
+    }
+
+    /// How many records are read, with no commit, before their reading times are written alone.
+    static let readsPerReadingTimeWrite = 1_024
+
+    /// Takes in what other writers of the cache committed since the last look: memory lets go
+    /// of the records they wrote, adopts their fetch times, invalidation marks and epoch (so
+    /// that one order of commits holds across stores), the optimistic layers that read those
+    /// records are applied again, and the watchers that saw them re-read.
+    func takeInChangesByOthers(_ state: inout StoreState) {
+        guard persists else { return }
+        let changes: CacheChangesByOthers
+        do {
+            guard let found = try cache.changesByOthers() else { return }
+            changes = found
+        } catch {
+            storeLogger.error("The persistent cache could not tell what other writers changed: \(error)")
+            persistenceErrors.withLock { $0.append(error) }
+            return
+        }
+        let oldRoot = state.source.state(of: .rootID)
+        var changed: Set<DataID>
+        if changes.cleared {
+            changed = Set(state.source.ids)
+            changed.formUnion(changes.recordIDs)
+            state.memory.othersCleared()
+        } else {
+            changed = changes.recordIDs
+            state.memory.othersChanged(changes.recordIDs)
+        }
+        if state.source.state(of: .rootID) == nil {
+            state.memory.load([.rootID])
+            if state.source.state(of: .rootID) == nil { state.source.set(Record(id: .rootID, typename: "__Root")) }
+        }
+        let newRoot = state.source.state(of: .rootID)
+        var rootFields = Set<String>()
+        if case .present(let old)? = oldRoot, case .present(let new)? = newRoot {
+            for (key, value) in new.fields where old.fields[key] != value { rootFields.insert(key) }
+            for (key, _) in old.fields where new.fields[key] == nil { rootFields.insert(key) }
+        } else if oldRoot != newRoot, case .present(let new)? = newRoot {
+            rootFields.formUnion(new.fields.keys)
+        }
+        if rootFields.isEmpty { changed.remove(.rootID) } else { changed.insert(.rootID) }
+        let invalidationsBefore = state.invalidatedAt
+        state.adoptMetadata(changes.metadata, now: ContinuousClock.now, date: Date())
+        for (id, epoch) in state.invalidatedAt where invalidationsBefore[id] != epoch { changed.insert(id) }
+        guard !changed.isEmpty else { return }
+        if state.optimistic.isEmpty {
+            notifications.enqueue(state.notifyWatchers(of: changed, changedRootFields: rootFields))
+        } else {
+            let touched = state.optimistic.rebase(changedBase: changed, removed: nil, baseLookup: state.baseLookup)
+            notifications.enqueue(
+                state.notifyWatchers(of: changed.union(touched.ids), changedRootFields: rootFields.union(touched.rootFields)))
+        }
     }
 
     /// A copy of the records in memory (with a persistent cache, the working set only), for
@@ -182,8 +270,8 @@ public final class Store: Sendable {
         let descriptor = storageDescriptor(descriptor)
         let now = ContinuousClock.now
         let date = clock.now
-        return state.withLock { state in
-            defer { state.trimMemory() }
+        return withCurrentState { state in
+            defer { finishRead(&state) }
             let read = state.read(descriptor)
             let (availability, expiredFor) = availability(of: descriptor, read: read, in: state, now: now, date: date)
             return CacheLoad(availability: availability, read: read, expiredFor: expiredFor)
@@ -420,6 +508,9 @@ public final class Store: Sendable {
         let now = ContinuousClock.now
         let date = Date()
         let (changed, collect, layerID) = try state.withLock { state -> (Set<DataID>, Bool, Int) in
+            // What other writers of a shared cache committed comes first: this commit merges
+            // over their records, not over stale copies.
+            takeInChangesByOthers(&state)
             state.epoch += 1
             let removedLayer = optimistic.flatMap { state.optimistic.remove($0.id) }
             var changes = try compute(&state)
@@ -455,6 +546,8 @@ public final class Store: Sendable {
             // Handed over, not shared, so that a large change set's table can be taken over as it is.
             var records = changes.records
             changes.records = RecordSource()
+            // The edits themselves, for a cache that others write too (merged over their copies).
+            if writer != nil { batch.changes = records }
             // Fields merge over the whole record, so the cache's copy of each one comes first.
             if persists && !clearsCache { state.memory.load(records.ids) }
             if let dating {
@@ -558,7 +651,7 @@ public final class Store: Sendable {
     ) -> (initial: ReadResult, subscription: StoreSubscription) {
         let descriptor = storageDescriptor(descriptor)
         let cancelled = OnceFlag()
-        return state.withLock { state in
+        return withCurrentState { state in
             let initial = state.read(descriptor)
             let id = state.subscriptions.add(Watcher(descriptor: descriptor, last: initial, cancelled: cancelled, onChange: onChange))
             return (initial, StoreSubscription(store: self, id: id, cancelled: cancelled))

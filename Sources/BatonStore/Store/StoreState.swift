@@ -152,3 +152,48 @@ struct StoreState {
         }
     }
 }
+
+extension StoreState {
+    /// Takes in the bookkeeping another writer of the cache left: the newest epoch (so this
+    /// store's next commit comes after every commit it has seen), and the fetch times and
+    /// invalidation marks as the cache holds them, except this store's own entries made after
+    /// the newest epoch written (its commits not yet written, which the cache will get).
+    mutating func adoptMetadata(_ metadata: CacheMetadata, now: ContinuousClock.Instant, date: Date) {
+        let written = metadata.epoch
+        var adopted: [String: FetchState] = [:]
+        adopted.reserveCapacity(metadata.fetches.count)
+        for (key, fetch) in metadata.fetches {
+            // The same write as this store's own: keep its monotonic time.
+            if let mine = fetches[key], mine.epoch >= fetch.epoch {
+                adopted[key] = mine
+            } else {
+                adopted[key] = FetchState(fetch, now: now, date: date)
+            }
+        }
+        for (key, mine) in fetches where adopted[key] == nil && mine.epoch > written { adopted[key] = mine }
+        fetches = adopted
+        var marks = metadata.invalidatedAt
+        for (id, mine) in invalidatedAt where mine > written && mine > (marks[id] ?? Int.min) { marks[id] = mine }
+        invalidatedAt = marks
+        if let mine = storeInvalidatedAt, mine > written, mine > (metadata.storeInvalidatedAt ?? Int.min) {
+            // Not yet written: stays.
+        } else {
+            storeInvalidatedAt = metadata.storeInvalidatedAt
+        }
+        epoch = max(epoch, written)
+    }
+
+    /// What the persistent cache's eviction must leave: the root, the records every retained or
+    /// buffered query root reads (over the base records, loading what memory lacks, as garbage
+    /// collection finds them), and what every watcher saw.
+    func recordsToKeep() -> Set<DataID> {
+        var keep: Set<DataID> = [.rootID]
+        memory.withoutTouching {
+            for root in roots.values where root.retainCount > 0 || releaseBuffer.contains(root.descriptor.rootKey) {
+                keep.formUnion(readBase(root.descriptor).seenIDs)
+            }
+        }
+        for watcher in subscriptions.watchers.values { keep.formUnion(watcher.last.seenIDs) }
+        return keep
+    }
+}

@@ -127,7 +127,7 @@ final class WorkingSet {
             for (id, state) in found {
                 if wanted.remove(id) != nil {
                     records.replace(id, with: state)
-                    touch(id, read: true)
+                    touch(id, read: touches)
                 } else {
                     // Read ahead by the cache (written with what was asked for): kept while
                     // there is room, as the least recently used of what was loaded now.
@@ -165,9 +165,10 @@ final class WorkingSet {
             let readAhead = loadMissed()
             if !prefetched, !readAhead, let prefetch {
                 prefetched = true
+                let touching = touches
                 touches = false
                 prefetch { !self.loadMissed() }
-                touches = true
+                touches = touching
             }
         }
     }
@@ -242,6 +243,45 @@ final class WorkingSet {
     private func mustStay(_ id: DataID) -> Bool {
         pendingWrites[id] != nil || pinned.contains(id) || !cacheIsReadable
     }
+
+    /// Another writer of the cache stored these records: memory lets go of its copies (except
+    /// those whose newer state it must keep until written: the cache merges those writes over the
+    /// other writer's), and they are looked up again when needed.
+    func othersChanged(_ ids: some Sequence<DataID>) {
+        guard cache != nil else { return }
+        // The cache no longer holds only what this store wrote.
+        writtenSinceEmpty = nil
+        for id in ids {
+            absent.remove(id)
+            guard !mustStay(id), records.state(of: id) != nil else { continue }
+            records.remove(id)
+            lastUse[id] = nil
+        }
+    }
+
+    /// Another writer cleared the cache: memory keeps only what it must (records whose writes
+    /// are still to reach the cache).
+    func othersCleared() {
+        guard cache != nil else { return }
+        writtenSinceEmpty = nil
+        absent.removeAll()
+        for id in Array(records.ids) where !mustStay(id) {
+            records.remove(id)
+            lastUse[id] = nil
+        }
+    }
+
+    /// Runs `body` without dating what it reads as read (the store's own walks: what eviction
+    /// must keep is not a use by the app).
+    func withoutTouching<T>(_ body: () -> T) -> T {
+        let before = touches
+        touches = false
+        defer { touches = before }
+        return body()
+    }
+
+    /// How many records were read since the last write (their reading times wait for it).
+    var readsWaitingForWrite: Int { readSinceWrite.count }
 
     /// Drops a record from memory only (it stays in the cache).
     func forget(_ id: DataID) {
