@@ -22,6 +22,8 @@ public struct ReadResult: Sendable, Hashable {
     /// response's expiry (see `CacheFreshness`); `nil` when none ever does.
     public let staleAt: Date?
 
+    /// A read's result with what it found and, beside the data, its field errors, the paths it
+    /// missed and when it goes stale.
     public init(
         data: JSONObject?, seenIDs: Set<DataID>, seenRootFields: Set<String> = [], isMissing: Bool,
         fieldErrors: [GraphQLError] = [], missingPaths: [ResponsePath] = [], staleAt: Date? = nil
