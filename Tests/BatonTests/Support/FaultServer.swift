@@ -80,8 +80,16 @@ final class FaultServer: @unchecked Sendable {
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
         address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let bound = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        // A port asked for by number may be briefly taken: a client retrying against it can,
+        // on Linux, connect to itself (its source port chosen equal to the port it dials), which
+        // holds the port until it gives up. Binding is retried for a few seconds.
+        var bound = Int32(-1)
+        for attempt in 0..<(port == 0 ? 1 : 50) {
+            if attempt > 0 { usleep(100_000) }
+            bound = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            if bound == 0 { break }
         }
         guard bound == 0, listen(listener, 64) == 0 else {
             close(listener)
@@ -155,11 +163,19 @@ extension FaultServer {
 /// A loopback port with nothing listening on it, released again: for a test that starts its own
 /// server on it later (another test's server may be given it meanwhile; prefer
 /// ``closedLoopbackPort()``).
+///
+/// The port is drawn from below Linux's ephemeral range (32768–60999), so no server asking for
+/// port 0 and no outgoing connection is given it meanwhile.
 func releasedLoopbackPort() throws -> Int {
-    let server = try FaultServer { _ in }
-    let port = server.port
-    server.stop()
-    return port
+    var generator = SystemRandomNumberGenerator()
+    for _ in 0..<200 {
+        let candidate = Int.random(in: 20_000...32_000, using: &generator)
+        if let socket = boundLoopbackSocket(port: candidate) {
+            close(socket)
+            return candidate
+        }
+    }
+    throw POSIXError(.EADDRINUSE)
 }
 
 /// A loopback port with nothing listening on it.
@@ -169,24 +185,31 @@ func releasedLoopbackPort() throws -> Int {
 /// meanwhile (a port merely closed again was, in a full parallel run, handed to the example
 /// server, which then answered the "refused" request).
 func closedLoopbackPort() throws -> Int {
-    let holder = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-    guard holder >= 0 else { throw POSIXError(.EIO) }
+    guard let holder = boundLoopbackSocket(port: 0) else { throw POSIXError(.EADDRINUSE) }
     var address = sockaddr_in()
-    address.sin_family = sa_family_t(AF_INET)
-    address.sin_port = 0
-    address.sin_addr.s_addr = inet_addr("127.0.0.1")
-    let bound = withUnsafePointer(to: &address) {
-        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(holder, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
-    }
-    guard bound == 0 else {
-        close(holder)
-        throw POSIXError(.EADDRINUSE)
-    }
     var length = socklen_t(MemoryLayout<sockaddr_in>.size)
     _ = withUnsafeMutablePointer(to: &address) {
         $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(holder, $0, &length) }
     }
     return Int(UInt16(bigEndian: address.sin_port))
+}
+
+/// A TCP socket bound to 127.0.0.1:`port` (0: any free port), not listening; nil if the port is taken.
+private func boundLoopbackSocket(port: Int) -> Int32? {
+    let descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+    guard descriptor >= 0 else { return nil }
+    var address = sockaddr_in()
+    address.sin_family = sa_family_t(AF_INET)
+    address.sin_port = in_port_t(UInt16(port).bigEndian)
+    address.sin_addr.s_addr = inet_addr("127.0.0.1")
+    let bound = withUnsafePointer(to: &address) {
+        $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+    }
+    guard bound == 0 else {
+        close(descriptor)
+        return nil
+    }
+    return descriptor
 }
 
 /// A request as the fault server read it.
