@@ -233,3 +233,18 @@ let package = Package(
     ],
     swiftLanguageModes: [.v6]
 )
+
+// scripts/tsan runs BatonTests' concurrency and cancellation suites under ThreadSanitizer in a
+// build of its own (.build-tsan). It sets BATON_TSAN_SUBSET so that build holds only what
+// BatonTests needs: the other test targets and the executables no test of BatonTests runs are
+// left out (SwiftPM links every test target into one bundle, so a filter alone builds them all).
+if Context.environment["BATON_TSAN_SUBSET"] == "1" {
+    let unused: Set<String> = [
+        "BatonStoreTests", "BatonCodegenTests", "BatonAPITests", "BatonClientTests", "BatonPluginTests",
+        "baton-example-server", "baton-demo", "baton-bench", "baton-cache", "baton-cache-stress",
+    ]
+    package.targets.removeAll { unused.contains($0.name) }
+    package.products.removeAll { product in
+        ((product as? Product.Executable)?.targets ?? (product as? Product.Library)?.targets ?? []).contains(where: unused.contains)
+    }
+}

@@ -192,27 +192,27 @@ public final class SQLiteCacheInspector: Sendable {
                 line += ",\"write\":\(row.int(5))}"
                 write(line)
             }
+            /// Each row of `sql` as one member of a JSON object, commas between them.
+            func members(_ sql: String, _ member: @escaping (SQLiteConnection.Row) -> String) throws(SQLiteCacheError) {
+                var first = true
+                try connection.run(sql) { row in
+                    write((first ? "" : ",") + member(row))
+                    first = false
+                }
+            }
             write("\n],\"operations\":{")
             if version >= 2 {
-                first = true
-                try connection.run("SELECT key, epoch, fetched_at FROM operations ORDER BY key") { row in
-                    write((first ? "" : ",") + "\(Self.json(row.text(0) ?? "")):{\"epoch\":\(row.int(1)),\"fetchedAt\":\(row.double(2))}")
-                    first = false
+                try members("SELECT key, epoch, fetched_at FROM operations ORDER BY key") { row in
+                    "\(Self.json(row.text(0) ?? "")):{\"epoch\":\(row.int(1)),\"fetchedAt\":\(row.double(2))}"
                 }
             }
             write("},\"invalidations\":{")
             if version >= 2 {
-                first = true
-                try connection.run("SELECT id, epoch FROM invalidations ORDER BY id") { row in
-                    write((first ? "" : ",") + "\(Self.json(row.text(0) ?? "")):\(row.int(1))")
-                    first = false
-                }
+                try members("SELECT id, epoch FROM invalidations ORDER BY id") { row in "\(Self.json(row.text(0) ?? "")):\(row.int(1))" }
             }
             write("},\"meta\":{")
-            first = true
-            try connection.run("SELECT key, value FROM baton_meta WHERE key NOT IN ('format', 'version') ORDER BY key") { row in
-                write((first ? "" : ",") + "\(Self.json(row.text(0) ?? "")):\(Self.json(row.text(1) ?? ""))")
-                first = false
+            try members("SELECT key, value FROM baton_meta WHERE key NOT IN ('format', 'version') ORDER BY key") { row in
+                "\(Self.json(row.text(0) ?? "")):\(Self.json(row.text(1) ?? ""))"
             }
             write("}}\n")
         }
