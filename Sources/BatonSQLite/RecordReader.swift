@@ -148,6 +148,21 @@ final class RecordReader {
                 position += 1
                 guard case .list(let errors)? = jsonValue() else { return nil }
                 return .fieldErrors(errors.map(GraphQLError.init(json:)))
+            case RecordWriter.Tag.embedded.rawValue:
+                position += 1
+                guard let typenameLength = varint() else { return nil }
+                var typename: String?
+                if typenameLength > 0 {
+                    guard let name = string(length: typenameLength - 1) else { return nil }
+                    typename = name
+                }
+                guard let count = varint(), count <= bytes.count - position else { return nil }
+                var fields = RecordFields()
+                for _ in 0..<count {
+                    guard let key = string(), fields[key] == nil, let item = fieldValue() else { return nil }
+                    fields[key] = item
+                }
+                return .embedded(typename: typename, fields: fields)
             default:
                 return jsonValue().map { .scalar($0) }
             }
@@ -185,7 +200,7 @@ final class RecordReader {
                     object[key] = item
                 }
                 return .object(object)
-            case .link, .list, .fieldErrors:
+            case .link, .list, .fieldErrors, .embedded:
                 return nil
             }
         }

@@ -18,29 +18,23 @@ import BatonAPI
 ///           | 7 JSON object (varint count, (string key, value) × count)
 ///           | 8 link (string ID) | 9 list of field values (varint count, value × count)
 ///           | 10 field errors (a JSON list of errors in the response's error format, tag 6)
+///           | 11 embedded object (typename, varint count, (string key, value) × count)
 /// ```
 /// Varints are LEB128: seven bits a byte, low bits first. Values 6 and 7 hold JSON values only
-/// (tags 0 to 7); 8, 9 and 10 appear only as a field's value or inside a list of field values.
-/// Files written before field errors were kept have no tag 10 and read as before.
+/// (tags 0 to 7); 8 to 11 appear only as a field's value, inside a list of field values or
+/// inside an embedded object. Files written before field errors were kept have no tag 10, nor
+/// files written before embedded fields tag 11, and read as before.
 struct RecordWriter {
     static let marker: UInt8 = 0xBA
 
     enum Tag: UInt8 {
-        case null = 0, `false`, `true`, int, double, string, jsonList, jsonObject, link, list, fieldErrors
+        case null = 0, `false`, `true`, int, double, string, jsonList, jsonObject, link, list, fieldErrors, embedded
     }
 
     func write(_ record: Record, into output: ByteBuffer) {
         output.append(Self.marker)
         Self.write(string: record.id.rawValue, into: output)
-        if let typename = record.typename {
-            var typename = typename
-            typename.withUTF8 { bytes in
-                Self.write(varint: UInt64(bytes.count) + 1, into: output)
-                if let base = bytes.baseAddress { output.append(base, count: bytes.count) }
-            }
-        } else {
-            Self.write(varint: 0, into: output)
-        }
+        Self.write(typename: record.typename, into: output)
         let fields = record.fields
         Self.write(varint: UInt64(fields.count), into: output)
         var keysLength = 0
@@ -67,6 +61,14 @@ struct RecordWriter {
         case .fieldErrors(let errors):
             output.append(Tag.fieldErrors.rawValue)
             write(JSONValue.list(errors.map(\.jsonValue)), into: output)
+        case .embedded(let typename, let fields):
+            output.append(Tag.embedded.rawValue)
+            write(typename: typename, into: output)
+            write(varint: UInt64(fields.count), into: output)
+            for (key, item) in fields {
+                write(string: key, into: output)
+                write(item, into: output)
+            }
         }
     }
 
@@ -96,6 +98,18 @@ struct RecordWriter {
                 write(string: key, into: output)
                 write(item, into: output)
             }
+        }
+    }
+
+    /// `typename` as the form has it: 0 for none, else its length + 1 and its UTF-8 bytes.
+    static func write(typename: String?, into output: ByteBuffer) {
+        guard var typename else {
+            write(varint: 0, into: output)
+            return
+        }
+        typename.withUTF8 { bytes in
+            write(varint: UInt64(bytes.count) + 1, into: output)
+            if let base = bytes.baseAddress { output.append(base, count: bytes.count) }
         }
     }
 

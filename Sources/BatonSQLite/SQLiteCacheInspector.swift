@@ -153,6 +153,7 @@ public final class SQLiteCacheInspector: Sendable {
         case .scalar, .fieldErrors: return false
         case .link(let linked): return linked == id
         case .list(let items): return items.contains { links($0, to: id) }
+        case .embedded(_, let fields): return fields.values.contains { links($0, to: id) }
         }
     }
 

@@ -97,4 +97,63 @@ struct ApolloCacheDirectiveTests {
         #expect(metadata.contents.contains(#"typeMaxAge: ["Book": 60]"#))
         try await TypeCheck.generated(output, moduleName: "CacheDirectives")
     }
+
+    /// The metadata the client scenario `CacheRedirectScenario` (BatonClientTests) writes by
+    /// hand is what the generator writes for its schema and extension: the directives reach the
+    /// store from the schema with no code of the user's.
+    @Test func theMetadataOfTheCacheRedirectScenarioIsWhatTheGeneratorWrites() async throws {
+        let schema = "type Query { book(id: ID!): Book  books: [Book!]! }  type Book { id: ID!  title: String  author: Author }  type Author { name: String }"
+        let extra = """
+            extend schema @link(url: "https://specs.apollo.dev/cache/v0.1", import: ["@typePolicy", "@fieldPolicy"])
+            extend type Book @typePolicy(keyFields: "id", embeddedFields: "author")
+            extend type Query @fieldPolicy(forField: "book", keyArgs: "id")
+            """
+        let loaded = try SchemaLoader.load(sources: [(schema, "schema.graphqls"), (extra, "extra.graphqls")])
+        let sources = [DocumentSource(path: "Q.graphql", text: "query Book($id: ID!) { book(id: $id) { __typename id title author { __typename name } } }")]
+        let output = try CodeGenerator.generate(schema: loaded, sources: sources, options: GenerationOptions())
+        let metadata = try #require(output.files.first { $0.relativePath.hasSuffix("SchemaMetadata.swift") }).contents
+        let lines = metadata.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        for expected in [
+            #"embeddedFields: ["Book": ["author"]] as [Swift.String: Swift.Set<Swift.String>],"#,
+            #"keyArgs: ["Query": ["book": ["id"]]] as [Swift.String: [Swift.String: [Swift.String]]]"#,
+            #""Book": ["id"],"#, "globalIDInterface: nil,", "interfaces: [:],", "unions: [:],",
+        ] {
+            #expect(lines.contains(expected), "\(expected) in\n\(metadata)")
+        }
+        try await TypeCheck.generated(output, moduleName: "CacheRedirect")
+    }
+
+    /// The metadata `SchemaMaxAgeScenario` (BatonClientTests) writes by hand is what the
+    /// generator writes for `@cacheControl` on User and `@cacheControlField` on its email.
+    @Test func theMetadataOfTheSchemaMaxAgeScenarioIsWhatTheGeneratorWrites() throws {
+        let schema = "type Query { user: User }  type User { id: ID!  name: String  email: String }"
+        let extra = #"extend type User @cacheControl(maxAge: 30) @cacheControlField(name: "email", maxAge: 5)"#
+        let loaded = try SchemaLoader.load(sources: [(schema, "schema.graphqls"), (extra, "extra.graphqls")])
+        let sources = [DocumentSource(path: "Q.graphql", text: "query CachedUser { user { __typename id name email } }")]
+        let output = try CodeGenerator.generate(schema: loaded, sources: sources, options: GenerationOptions())
+        let metadata = try #require(output.files.first { $0.relativePath.hasSuffix("SchemaMetadata.swift") }).contents
+        let lines = metadata.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }
+        #expect(lines.contains(#"typeMaxAge: ["User": 30] as [Swift.String: Swift.Int],"#), "\(metadata)")
+        #expect(lines.contains(#"fieldMaxAge: ["User": ["email": 5]] as [Swift.String: [Swift.String: Swift.Int]]"#), "\(metadata)")
+    }
+
+    /// `@fieldPolicy` naming a field the type lacks, or a key argument the field lacks, and
+    /// `@typePolicy(embeddedFields:)` naming a field the type lacks, are located errors.
+    @Test func cachePoliciesNamingWhatTheSchemaLacksAreLocatedErrors() throws {
+        for (extra, message) in [
+            (#"extend type Query @fieldPolicy(forField: "bok", keyArgs: "id")"#, #"@fieldPolicy names "bok", which is not a field of Query"#),
+            (#"extend type Query @fieldPolicy(forFields: "book", keyArgs: "isbn")"#, #"@fieldPolicy(keyArgs:) names "isbn", which is not an argument of Query.book"#),
+            (#"extend type Book @typePolicy(embeddedFields: "writer")"#, #"@typePolicy(embeddedFields:) names "writer", which is not a field of Book"#),
+        ] {
+            do {
+                _ = try load(extra)
+                Issue.record("no error for \(extra)")
+            } catch let errors as CodegenErrors {
+                let error = try #require(errors.errors.first)
+                #expect(error.message == message)
+                #expect(error.location?.path == "extra.graphqls")
+                #expect(error.location?.line == 1)
+            }
+        }
+    }
 }

@@ -478,7 +478,7 @@ struct ModelStore {
                     switch value {
                     case .link(let linked): walk(linked, field.selections)
                     case .list(let items): items.forEach(follow)
-                    case .scalar, .fieldErrors: break
+                    case .scalar, .fieldErrors, .embedded: break
                     }
                 }
                 follow(value)

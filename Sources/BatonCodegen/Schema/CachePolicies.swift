@@ -21,9 +21,36 @@ public struct CachePolicies: Sendable, Hashable {
     public var fieldMaxAge: [String: [String: Int]] = [:]
 
     /// Reads the directives of `definitions`; `links` maps renamed directives to their own names.
-    static func read(_ definitions: [any Definition], links: LinkImports) throws(CodegenErrors) -> CachePolicies {
+    /// With `schema`, what they name is checked against it: embedded fields, a field policy's
+    /// fields and their key arguments must exist (a located error otherwise).
+    static func read(_ definitions: [any Definition], links: LinkImports, schema: GraphQLSchema? = nil) throws(CodegenErrors) -> CachePolicies {
         var policies = CachePolicies()
         var errors: [CodegenError] = []
+        /// The fields of a type in the schema, `nil` without a schema (or for a union).
+        func fields(of type: String) -> GraphQLFieldMap? {
+            switch schema?.getType(name: type) {
+            case let object as GraphQLObjectType: return try? object.fields()
+            case let interface as GraphQLInterfaceType: return try? interface.fields()
+            default: return nil
+            }
+        }
+        func checkEmbedded(_ names: [String], on type: String, _ directive: Directive) {
+            guard let fields = fields(of: type) else { return }
+            for name in names where fields[name] == nil {
+                errors.append(CodegenError("@typePolicy(embeddedFields:) names \"\(name)\", which is not a field of \(type)", at: .of(directive)))
+            }
+        }
+        func checkKeyArgs(_ keyArgs: [String], field name: String, on type: String, _ directive: Directive) {
+            guard let fields = fields(of: type) else { return }
+            guard let field = fields[name] else {
+                errors.append(CodegenError("@fieldPolicy names \"\(name)\", which is not a field of \(type)", at: .of(directive)))
+                return
+            }
+            for argument in keyArgs where field.args[argument] == nil {
+                errors.append(
+                    CodegenError("@fieldPolicy(keyArgs:) names \"\(argument)\", which is not an argument of \(type).\(name)", at: .of(directive)))
+            }
+        }
         func string(_ directive: Directive, _ name: String) -> String? {
             (LinkImports.argument(directive, name) as? StringValue)?.value
         }
@@ -44,6 +71,7 @@ public struct CachePolicies: Sendable, Hashable {
                 case "typePolicy":
                     if let keys = string(directive, "keyFields").map(names), !keys.isEmpty { policies.keyFields[type] = keys }
                     if let embedded = string(directive, "embeddedFields").map(names), !embedded.isEmpty {
+                        checkEmbedded(embedded, on: type, directive)
                         policies.embeddedFields[type, default: []] += embedded
                     }
                 case "fieldPolicy":
@@ -52,7 +80,10 @@ public struct CachePolicies: Sendable, Hashable {
                         continue
                     }
                     let keyArgs = names(string(directive, "keyArgs") ?? "")
-                    for name in names(field) { policies.keyArgs[type, default: [:]][name] = keyArgs }
+                    for name in names(field) {
+                        checkKeyArgs(keyArgs, field: name, on: type, directive)
+                        policies.keyArgs[type, default: [:]][name] = keyArgs
+                    }
                 case "cacheControl":
                     if let age = maxAge(directive) { policies.typeMaxAge[type] = age }
                 case "cacheControlField":

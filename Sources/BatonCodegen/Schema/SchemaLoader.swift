@@ -113,7 +113,7 @@ public enum SchemaLoader {
                 })
         }
         var loaded = LoadedSchema(schema: schema)
-        loaded.cachePolicies = try CachePolicies.read(definitions, links: links)
+        loaded.cachePolicies = try CachePolicies.read(definitions, links: links, schema: schema)
         loaded.semanticNonNull = SemanticNullability.read(definitions, links: links)
         for case let type as any TypeDefinition in definitions where loaded.typeLocations[type.name.value] == nil {
             loaded.typeLocations[type.name.value] = .of(type)

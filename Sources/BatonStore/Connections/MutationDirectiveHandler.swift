@@ -90,7 +90,7 @@ enum DirectiveHandler {
         switch stored {
         case .link(let id): return [store.get(id)]
         case .list(let items): return items.map { $0.linkedID.flatMap { store.get($0) } }
-        case .scalar, .fieldErrors: return [nil]
+        case .scalar, .fieldErrors, .embedded: return [nil]
         }
     }
 }

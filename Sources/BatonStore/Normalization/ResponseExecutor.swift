@@ -113,7 +113,9 @@ struct ResponseExecutor {
             position += 1
             let typename = object["__typename"]?.stringValue ?? type
             guard let entry = plan.object(for: typename).fields.first(where: { $0.responseKey == key }),
-                case .composite(let childType, let childPlan) = entry.kind, var value = object[key]
+                case .composite(let childType, let childPlan) = entry.kind, var value = object[key],
+                // A part inside an embedded object has no record of its own to go to.
+                !cacheKeys.embeds(entry.field.name, typename: object["__typename"]?.stringValue, parentType: type)
             else { return nil }
             // Client IDs as the walk makes them: the field's, then `:<index>` per list level.
             var clientID = ClientID.make(parentID: id, storageKey: entry.storageKey).rawValue
@@ -134,11 +136,26 @@ struct ResponseExecutor {
 
     private var tracksPath: Bool { !errorPaths.isEmpty }
 
-    /// Checks and normalizes one object; returns it rebuilt when the walk filled in `__id` at or
-    /// below it, `nil` when it is unchanged.
+    /// Checks and normalizes one object into its record; returns it rebuilt when the walk filled
+    /// in `__id` at or below it, `nil` when it is unchanged.
     private mutating func executeObject(
         _ object: JSONObject, id: DataID, parentType: String, plan: SelectionPlan
     ) throws(ValidationMismatch) -> JSONObject? {
+        let built = try buildObject(object, id: id, parentType: parentType, plan: plan)
+        // Another occurrence of the same record in this response was written already (or while
+        // walking the children): merge, this occurrence's fields last.
+        changes.merge(
+            Record(id: id, typename: built.typename ?? (id == .rootID ? nil : parentType), fields: built.fields),
+            replacesTypename: built.typename != nil)
+        return built.rebuilt
+    }
+
+    /// Checks and normalizes one object: its typename (as the payload gives it), its fields as a
+    /// record holds them (`id` is where its children without cache keys get their client IDs
+    /// from), and the object rebuilt when the walk filled in `__id` at or below it.
+    private mutating func buildObject(
+        _ object: JSONObject, id: DataID, parentType: String, plan: SelectionPlan
+    ) throws(ValidationMismatch) -> (typename: String?, fields: RecordFields, rebuilt: JSONObject?) {
         let typename = object["__typename"]?.stringValue
         let planned = plan.object(for: typename ?? parentType)
         var values: [RecordValue] = []
@@ -209,7 +226,8 @@ struct ResponseExecutor {
                 let linked: (RecordValue, JSONValue?)
                 do throws(ValidationMismatch) {
                     linked = try executeLinked(
-                        value, check: entry.check, type: type, plan: selections, parentID: id, storageKey: entry.storageKey)
+                        value, check: entry.check, type: type, plan: selections, parentID: id, storageKey: entry.storageKey,
+                        embedded: cacheKeys.embeds(entry.field.name, typename: typename, parentType: parentType))
                 } catch {
                     throw error.inside(.key(entry.responseKey))
                 }
@@ -236,11 +254,7 @@ struct ResponseExecutor {
         } else {
             fields = RecordFields(uniqueKeys: planned.storageKeys ?? [], values: values)
         }
-        // Another occurrence of the same record in this response was written already (or while
-        // walking the children): merge, this occurrence's fields last.
-        changes.merge(
-            Record(id: id, typename: typename ?? (id == .rootID ? nil : parentType), fields: fields), replacesTypename: typename != nil)
-        return rebuilt
+        return (typename, fields, rebuilt)
     }
 
     private func check(_ value: JSONValue, _ entry: PlannedField) throws(ValidationMismatch) {
@@ -255,9 +269,11 @@ struct ResponseExecutor {
     /// (and nulls), or null, with the value rebuilt when `__id` was filled in below it. Objects
     /// without a cache key get client IDs from `parentID` and the field's storage key, plus
     /// `:<index>` per list level (`listID` is the ID of the list holding the value at `index`).
+    /// An `embedded` object is kept in the value itself, its client ID (its place) given only to
+    /// its children, even when it has a cache key.
     private mutating func executeLinked(
         _ value: JSONValue, check: ValueCheck, type: String, plan: SelectionPlan, parentID: DataID, storageKey: String,
-        listID: String? = nil, index: Int = 0
+        embedded: Bool = false, listID: String? = nil, index: Int = 0
     ) throws(ValidationMismatch) -> (RecordValue, JSONValue?) {
         /// The client ID of whatever is at this place, made only when needed.
         func clientID() -> String {
@@ -306,7 +322,8 @@ struct ResponseExecutor {
                 let element: (RecordValue, JSONValue?)
                 do throws(ValidationMismatch) {
                     element = try executeLinked(
-                        item, check: inner, type: type, plan: plan, parentID: parentID, storageKey: storageKey, listID: id, index: index)
+                        item, check: inner, type: type, plan: plan, parentID: parentID, storageKey: storageKey, embedded: embedded,
+                        listID: id, index: index)
                 } catch {
                     throw error.inside(.index(index))
                 }
@@ -323,6 +340,10 @@ struct ResponseExecutor {
                 return (.fieldErrors(errors.map { $0.moved(to: nil) }), nil)
             }
             guard check.kind == .object || checks == .none else { throw check.mismatch(found: value) }
+            if embedded {
+                let built = try buildObject(object, id: DataID(clientID()), parentType: type, plan: plan)
+                return (.embedded(typename: built.typename ?? type, fields: built.fields), built.rebuilt.map(JSONValue.object))
+            }
             let typename = object["__typename"]?.stringValue
             let id = cacheKeys.cacheKey(typename: typename ?? type, object: object) ?? DataID(clientID())
             let rebuilt = try executeObject(object, id: id, parentType: type, plan: plan)

@@ -2,8 +2,9 @@ import BatonAPI
 
 /// Records as JSON, for caches that store bytes: `{"__id":…,"__typename":…,"fields":{key: value}}`
 /// where a link is `{"__ref":"id"}` and a list is `{"__list":[…]}` (relay-runtime writes links the
-/// same way), a scalar is `{"v": value}`, and a field's errors are `{"__errors":[error, …]}` in
-/// the response's error format (paths relative to the field).
+/// same way), a scalar is `{"v": value}`, a field's errors are `{"__errors":[error, …]}` in the
+/// response's error format (paths relative to the field), and an embedded object is
+/// `{"__embedded":{"__typename":…,"fields":{key: value}}}`.
 public enum RecordCoding {
     public struct DecodingError: Error, Sendable, CustomStringConvertible {
         public let reason: String
@@ -25,14 +26,21 @@ public enum RecordCoding {
             output.append(contentsOf: #","__typename":"#.utf8)
             JSONValue.serialize(string: typename, into: &output)
         }
-        output.append(contentsOf: #","fields":{"#.utf8)
-        for (offset, key) in record.fields.keys.sorted().enumerated() {
+        output.append(contentsOf: #","fields":"#.utf8)
+        encode(record.fields, into: &output)
+        output.append(UInt8(ascii: "}"))
+    }
+
+    /// `{key: value, …}` in sorted key order.
+    private static func encode(_ fields: RecordFields, into output: inout [UInt8]) {
+        output.append(UInt8(ascii: "{"))
+        for (offset, key) in fields.keys.sorted().enumerated() {
             if offset > 0 { output.append(UInt8(ascii: ",")) }
             JSONValue.serialize(string: key, into: &output)
             output.append(UInt8(ascii: ":"))
-            encode(record.fields[key]!, into: &output)
+            encode(fields[key]!, into: &output)
         }
-        output.append(contentsOf: "}}".utf8)
+        output.append(UInt8(ascii: "}"))
     }
 
     private static func encode(_ value: RecordValue, into output: inout [UInt8]) {
@@ -53,6 +61,16 @@ public enum RecordCoding {
         case .fieldErrors(let errors):
             output.append(contentsOf: #"{"__errors":"#.utf8)
             JSONValue.list(errors.map(\.jsonValue)).serialize(into: &output)
+        case .embedded(let typename, let fields):
+            output.append(contentsOf: #"{"__embedded":{"#.utf8)
+            if let typename {
+                output.append(contentsOf: #""__typename":"#.utf8)
+                JSONValue.serialize(string: typename, into: &output)
+                output.append(UInt8(ascii: ","))
+            }
+            output.append(contentsOf: #""fields":"#.utf8)
+            encode(fields, into: &output)
+            output.append(UInt8(ascii: "}"))
         }
         output.append(UInt8(ascii: "}"))
     }
@@ -83,6 +101,12 @@ public enum RecordCoding {
         if let ref = json["__ref"]?.stringValue { return .link(DataID(ref)) }
         if let list = json["__list"]?.listValue { return .list(try list.map(decodeValue)) }
         if let errors = json["__errors"]?.listValue { return .fieldErrors(errors.map(GraphQLError.init(json:))) }
+        if let embedded = json["__embedded"]?.objectValue {
+            guard let fields = embedded["fields"]?.objectValue else { throw DecodingError(reason: "an embedded object without fields") }
+            var decoded = RecordFields()
+            for (key, value) in fields { decoded[key] = try decodeValue(value) }
+            return .embedded(typename: embedded["__typename"]?.stringValue, fields: decoded)
+        }
         throw DecodingError(reason: "unknown field value \(json)")
     }
 }

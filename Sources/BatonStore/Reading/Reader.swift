@@ -45,6 +45,8 @@ public struct ReadResult: Sendable, Hashable {
 
 /// Reads selections from a record source into a response-shaped object: the inverse of the
 /// normalizer. A deleted record reads as null; a missing record or field marks the read missing.
+/// An object embedded in its parent's record is read from there; a field its record lacks that
+/// has key arguments (``CacheKeyConfiguration/keyArguments``) is read from the record they name.
 public struct Reader {
     public typealias Lookup = (DataID) -> RecordState?
 
@@ -61,33 +63,37 @@ public struct Reader {
     private let ages: AgeReading?
     private var staleAt = Double.infinity
     private var inheritedMaxAge: Double?
+    /// The rule whose key arguments redirect reads of fields a record lacks (`nil`: none do).
+    private let cacheKeys: CacheKeyConfiguration?
 
-    init(lookup: @escaping Lookup, ages: AgeReading? = nil) {
+    init(lookup: @escaping Lookup, ages: AgeReading? = nil, cacheKeys: CacheKeyConfiguration? = nil) {
         self.lookup = lookup
         self.ages = ages
+        self.cacheKeys = cacheKeys.flatMap { $0.keyArguments.isEmpty ? nil : $0 }
         // A scalar at the top of the read (a root field, a fragment's own field) has no field
         // that led to it: the default max age is its.
         inheritedMaxAge = ages?.rules?.defaultMaxAge
     }
 
     /// Reads `selections` starting at record `rootID`; `collectsMissingPaths` also says where the
-    /// data is incomplete (``ReadResult/missingPaths``).
+    /// data is incomplete (``ReadResult/missingPaths``); `cacheKeys` gives the key arguments that
+    /// redirect reads of fields a record lacks.
     public static func read(
         selections: [Selection], rootID: DataID = .rootID, rootType: String, variables: JSONObject = [:],
-        collectsMissingPaths: Bool = false, lookup: @escaping Lookup
+        collectsMissingPaths: Bool = false, cacheKeys: CacheKeyConfiguration? = nil, lookup: @escaping Lookup
     ) -> ReadResult {
         read(
             selections: selections, rootID: rootID, rootType: rootType, variables: variables, ages: nil,
-            collectsMissingPaths: collectsMissingPaths, lookup: lookup)
+            collectsMissingPaths: collectsMissingPaths, cacheKeys: cacheKeys, lookup: lookup)
     }
 
     /// Reads `selections` starting at record `rootID`, telling when the fields it reads go stale
     /// as `ages` measures them.
     static func read(
         selections: [Selection], rootID: DataID, rootType: String, variables: JSONObject, ages: AgeReading?,
-        collectsMissingPaths: Bool = false, lookup: @escaping Lookup
+        collectsMissingPaths: Bool = false, cacheKeys: CacheKeyConfiguration? = nil, lookup: @escaping Lookup
     ) -> ReadResult {
-        var reader = Reader(lookup: lookup, ages: ages)
+        var reader = Reader(lookup: lookup, ages: ages, cacheKeys: cacheKeys)
         if collectsMissingPaths { reader.path = [] }
         reader.seen.insert(rootID)
         switch lookup(rootID) {
@@ -113,11 +119,11 @@ public struct Reader {
     /// Reads `selections` from a record source.
     public static func read(
         selections: [Selection], rootID: DataID = .rootID, rootType: String, variables: JSONObject = [:],
-        collectsMissingPaths: Bool = false, source: RecordSource
+        collectsMissingPaths: Bool = false, cacheKeys: CacheKeyConfiguration? = nil, source: RecordSource
     ) -> ReadResult {
         read(
             selections: selections, rootID: rootID, rootType: rootType, variables: variables,
-            collectsMissingPaths: collectsMissingPaths
+            collectsMissingPaths: collectsMissingPaths, cacheKeys: cacheKeys
         ) { source.state(of: $0) }
     }
 
@@ -129,7 +135,11 @@ public struct Reader {
         missingPaths.append(ResponsePath(path))
     }
 
-    private mutating func readObject(_ record: Record, parentType: String, plan: SelectionPlan) -> JSONObject {
+    /// Reads one object: a record, or an object embedded in one (`embeddedAge`: the age of the
+    /// field holding it, which its own fields share).
+    private mutating func readObject(
+        _ record: Record, parentType: String, plan: SelectionPlan, embeddedAge: JSONValue?? = nil
+    ) -> JSONObject {
         let planned = plan.object(for: record.typename ?? parentType).fields
         var keys: [String] = []
         var values: [JSONValue] = []
@@ -137,7 +147,7 @@ public struct Reader {
         values.reserveCapacity(planned.count)
         let isRoot = record.id == .rootID
         let typename = record.typename ?? parentType
-        let fieldAges = ages?.datesFields == true ? record.fields[FieldAges.key]?.scalarValue?.objectValue : nil
+        let fieldAges = ages?.datesFields == true && embeddedAge == nil ? record.fields[FieldAges.key]?.scalarValue?.objectValue : nil
         for entry in planned {
             let value: JSONValue
             switch entry.kind {
@@ -151,20 +161,24 @@ public struct Reader {
                 value = .string(record.id.rawValue)
             case .scalar, .composite:
                 if isRoot { seenRootFields.insert(entry.readKey) }
-                guard let stored = record.fields[entry.readKey] else {
+                let found = record.fields[entry.readKey]
+                guard let stored = found ?? redirect(entry, on: record, parentType: parentType, plan: plan) else {
                     // A field under a condition whose variable was not given may not be there.
                     if entry.presence != .conditional { markMissing(.key(entry.responseKey)) }
                     continue
                 }
                 var maxAge: Double?
-                if let ages { maxAge = noteAge(of: entry, on: typename, in: fieldAges, rules: ages.rules) }
+                let age: JSONValue? = embeddedAge ?? fieldAges?[entry.readKey]
+                // A redirected field has no age of its own: the fields of the record it leads to have theirs.
+                if let ages { maxAge = noteAge(of: entry, on: typename, age: age, rules: ages.rules, isRedirect: found == nil) }
                 if case .composite(let type, let selections) = entry.kind {
                     // A scalar field without a max age of its own takes its object's.
                     let inherited = inheritedMaxAge
                     inheritedMaxAge = maxAge
                     defer { inheritedMaxAge = inherited }
                     path?.append(.key(entry.responseKey))
-                    let linked = readLinked(stored, type: type, plan: selections)
+                    let linked = readLinked(
+                        stored, type: type, plan: selections, place: Place(parentID: record.id, storageKey: entry.storageKey, age: age))
                     path?.removeLast()
                     guard let linked else { continue }
                     value = linked
@@ -175,7 +189,7 @@ public struct Reader {
                     case .fieldErrors(let errors):
                         metFieldErrors = true
                         value = FieldErrorMarker.value(errors)
-                    case .link, .list:
+                    case .link, .list, .embedded:
                         markMissing(.key(entry.responseKey))  // a link where a scalar was selected: not usable data
                         continue
                     }
@@ -187,12 +201,16 @@ public struct Reader {
         return JSONObject(uniqueKeys: keys, values: values)
     }
 
-    /// Notes when the field read at `entry` goes stale and returns its max age (`nil`: none).
-    private mutating func noteAge(of entry: PlannedField, on typename: String, in fieldAges: JSONObject?, rules: MaxAgeRules?) -> Double? {
+    /// Notes when the field read at `entry`, received at `age` as stored, goes stale and returns
+    /// its max age (`nil`: none).
+    private mutating func noteAge(
+        of entry: PlannedField, on typename: String, age stored: JSONValue?, rules: MaxAgeRules?, isRedirect: Bool = false
+    ) -> Double? {
         var returnType: String?
         if case .composite(let type, _) = entry.kind { returnType = type }
         let maxAge = rules?.maxAge(of: entry.field.name, on: typename, returning: returnType, inherited: inheritedMaxAge)
-        if let age = FieldAges.age(fieldAges?[entry.readKey]) {
+        if isRedirect { return maxAge }
+        if let age = FieldAges.age(stored) {
             if let stale = age.staleAt(maxAge: maxAge), stale < staleAt { staleAt = stale }
         } else if maxAge != nil {
             // A max age and no date: the field's age is unknown, so it is stale.
@@ -201,7 +219,66 @@ public struct Reader {
         return maxAge
     }
 
-    private mutating func readLinked(_ stored: RecordValue, type: String, plan: SelectionPlan) -> JSONValue? {
+    /// Where a linked value sits, for an object embedded there: the record and field holding it,
+    /// the client ID of its place when it is an item of a list, and the field's age.
+    private struct Place {
+        let parentID: DataID
+        let storageKey: String
+        var itemID: String?
+        let age: JSONValue?
+
+        init(parentID: DataID, storageKey: String, itemID: String? = nil, age: JSONValue?) {
+            self.parentID = parentID
+            self.storageKey = storageKey
+            self.itemID = itemID
+            self.age = age
+        }
+
+        /// The client ID the executor gave this place (see `ResponseExecutor`).
+        var id: String { itemID ?? ClientID.make(parentID: parentID, storageKey: storageKey).rawValue }
+    }
+
+    /// The value a record lacking `entry` has there through the field's key arguments: a link
+    /// to the record they name (for an interface or union, the first of its possible types'
+    /// records present), or for a list field with one list argument a list of them. `nil` when
+    /// the field has no key arguments or a value cannot make a key.
+    private mutating func redirect(_ entry: PlannedField, on record: Record, parentType: String, plan: SelectionPlan) -> RecordValue? {
+        guard let cacheKeys, case .composite(let type, _) = entry.kind else { return nil }
+        let byField = record.typename.flatMap { cacheKeys.keyArguments[$0] } ?? cacheKeys.keyArguments[parentType]
+        guard let names = byField?[entry.field.name], !names.isEmpty else { return nil }
+        var values: [JSONValue] = []
+        values.reserveCapacity(names.count)
+        for name in names {
+            guard let value = entry.field.arguments[name]?.resolve(with: plan.variables), !value.isNull else { return nil }
+            values.append(value)
+        }
+        if case .list(let itemType) = entry.field.type.nullable {
+            // Flat lists only, keyed by one list argument: one record per value, in order.
+            guard case .object = itemType.nullable, values.count == 1, case .list(let items) = values[0] else { return nil }
+            var links: [RecordValue] = []
+            links.reserveCapacity(items.count)
+            for item in items {
+                guard let id = target(cacheKeys.redirect(returning: type, values: [item])) else { return nil }
+                links.append(.link(id))
+            }
+            return .list(links)
+        }
+        return target(cacheKeys.redirect(returning: type, values: values)).map(RecordValue.link)
+    }
+
+    /// The one of `candidates` a redirect reads: the only one, else the first present (all are
+    /// seen, so a watcher hears when any appears).
+    private mutating func target(_ candidates: [DataID]) -> DataID? {
+        guard let first = candidates.first else { return nil }
+        if candidates.count == 1 { return first }
+        for id in candidates {
+            if case .present? = lookup(id) { return id }
+        }
+        for id in candidates.dropFirst() { seen.insert(id) }
+        return first
+    }
+
+    private mutating func readLinked(_ stored: RecordValue, type: String, plan: SelectionPlan, place: Place) -> JSONValue? {
         switch stored {
         case .scalar(.null):
             return .null
@@ -217,9 +294,19 @@ public struct Reader {
             var complete = true
             // Every item is read even after a missing one (as relay-runtime's reader does): a
             // store loading records on demand then learns all that a list misses in one read.
+            // The list's own client ID, made only when an item is an embedded object or a list.
+            var listID: String?
             for (index, item) in items.enumerated() {
+                var itemPlace = place
+                switch item {
+                case .embedded, .list:
+                    if listID == nil { listID = place.id }
+                    itemPlace.itemID = listID! + ":" + String(index)
+                case .scalar, .link, .fieldErrors:
+                    break
+                }
                 path?.append(.index(index))
-                let value = readLinked(item, type: type, plan: plan)
+                let value = readLinked(item, type: type, plan: plan, place: itemPlace)
                 path?.removeLast()
                 if let value {
                     result.append(value)
@@ -230,6 +317,10 @@ public struct Reader {
                 }
             }
             return complete || path != nil ? .list(result) : nil
+        case .embedded(let typename, let fields):
+            // Read as a record at its place, with the age of the field holding it.
+            let record = Record(id: DataID(place.id), typename: typename, fields: fields)
+            return .object(readObject(record, parentType: type, plan: plan, embeddedAge: .some(place.age)))
         case .link(let id):
             seen.insert(id)
             switch lookup(id) {

@@ -25,14 +25,25 @@ enum RecordPrefetcher {
         var walked = Set<Walked>()
         while !frontier.isEmpty {
             next.removeAll(keepingCapacity: true)
-            for visit in frontier {
+            // Objects embedded in a record are walked with it, at its level.
+            while let visit = frontier.popLast() {
                 for entry in visit.plan.object(for: visit.record.typename ?? visit.type).fields {
                     guard case .composite(let type, let plan) = entry.kind, let stored = visit.record.fields[entry.readKey] else { continue }
-                    stored.forEachLink { id in
-                        if walked.insert(Walked(id: id, plan: ObjectIdentifier(plan))).inserted {
-                            next.append(Pending(id: id, type: type, plan: plan))
+                    func follow(_ value: RecordValue) {
+                        switch value {
+                        case .link(let id):
+                            if walked.insert(Walked(id: id, plan: ObjectIdentifier(plan))).inserted {
+                                next.append(Pending(id: id, type: type, plan: plan))
+                            }
+                        case .list(let items):
+                            for item in items { follow(item) }
+                        case .embedded(let typename, let fields):
+                            frontier.append(Visit(record: Record(id: visit.record.id, typename: typename, fields: fields), type: type, plan: plan))
+                        case .scalar, .fieldErrors:
+                            break
                         }
                     }
+                    follow(stored)
                 }
             }
             frontier.removeAll(keepingCapacity: true)

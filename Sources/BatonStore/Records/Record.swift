@@ -38,8 +38,38 @@ public enum RecordValue: Sendable, Hashable {
     /// an error at the field itself). A read gives the errors, not a miss and not an older value,
     /// until a later response writes the field.
     case fieldErrors([GraphQLError])
+    /// An object stored inside this record rather than as a record of its own (the field is one
+    /// of its type's `@typePolicy(embeddedFields:)`): its typename and its fields, which hold
+    /// values as a record's do (links to other records, other embedded objects).
+    case embedded(typename: String?, fields: RecordFields)
 
     public static let null = RecordValue.scalar(.null)
+
+    /// This value written over `old`: an embedded object merges field by field into the one it
+    /// replaces (as the record it would otherwise be merges), and so do the embedded items of a
+    /// list at the same positions; anything else replaces what was there.
+    public func merged(over old: RecordValue?) -> RecordValue {
+        switch (self, old) {
+        case (.embedded(let typename, let fields), .embedded(let oldTypename, var merged)?):
+            merged.merge(fields)
+            return .embedded(typename: typename ?? oldTypename, fields: merged)
+        case (.list(let items), .list(let oldItems)?) where items.contains(where: \.holdsEmbedded):
+            var result = items
+            for index in result.indices where index < oldItems.count { result[index] = items[index].merged(over: oldItems[index]) }
+            return .list(result)
+        default:
+            return self
+        }
+    }
+
+    /// Whether this is an embedded object or a list holding one.
+    var holdsEmbedded: Bool {
+        switch self {
+        case .embedded: return true
+        case .list(let items): return items.contains(where: \.holdsEmbedded)
+        case .scalar, .link, .fieldErrors: return false
+        }
+    }
 
     func collectLinks(into result: inout [DataID]) {
         forEachLink { result.append($0) }
@@ -51,6 +81,7 @@ public enum RecordValue: Sendable, Hashable {
         case .scalar, .fieldErrors: return
         case .link(let id): body(id)
         case .list(let items): for item in items { item.forEachLink(body) }
+        case .embedded(_, let fields): for value in fields.values { value.forEachLink(body) }
         }
     }
 
@@ -165,15 +196,16 @@ public struct RecordFields: Sendable {
         for (key, value) in members { self[key] = value }
     }
 
-    /// Sets every field of `other` on these fields.
+    /// Sets every field of `other` on these fields (an embedded object merged into the one
+    /// there, see ``RecordValue/merged(over:)``).
     public mutating func merge(_ other: RecordFields) {
         // The same keys (a record met again in one response, read with the same selections):
         // every value is replaced.
-        if keys.isEmpty || keys == other.keys {
+        if keys.isEmpty || (keys == other.keys && !other.values.contains(where: \.holdsEmbedded)) {
             self = other
             return
         }
-        for (key, value) in other { self[key] = value }
+        for (key, value) in other { self[key] = value.merged(over: self[key]) }
     }
 
     private mutating func rebuildIndex() {

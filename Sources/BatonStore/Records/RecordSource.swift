@@ -16,7 +16,7 @@ extension RecordState {
         case (.deleted?, _): return .deleted
         case (.present(let edits)?, .present(var original)?):
             if let typename = edits.typename { original.typename = typename }
-            for (key, value) in edits.fields { original.fields[key] = value }
+            for (key, value) in edits.fields { original.fields[key] = value.merged(over: original.fields[key]) }
             return .present(original)
         case (.present(let edits)?, _): return .present(edits)
         }
@@ -164,8 +164,17 @@ public struct RecordSource: Sendable, Hashable {
                 record.typename = typename
                 didChange = true
             }
-            for (key, value) in edits.fields where record.fields[key] != value {
-                record.fields[key] = value
+            for (key, value) in edits.fields {
+                let old = record.fields[key]
+                guard old != value else { continue }
+                if value.holdsEmbedded {
+                    // An embedded object merges into the one there, which may leave it as it was.
+                    let merged = value.merged(over: old)
+                    guard merged != old else { continue }
+                    record.fields[key] = merged
+                } else {
+                    record.fields[key] = value
+                }
                 didChange = true
                 if id == .rootID { changedRootFields.insert(key) }
             }

@@ -305,8 +305,16 @@ public final class Store: Sendable {
     /// knows. Distinct values keep distinct storage keys while it lives, yet no key that reaches
     /// the persistent cache holds a secret or a hash anyone could test guesses against. The
     /// price: fields keyed by a sensitive variable are not found again after a restart.
+    /// The store's own cache-key rule, when it has one, replaces the descriptor's (so that reads
+    /// follow its key arguments).
     public func storageDescriptor(_ descriptor: OperationDescriptor) -> OperationDescriptor {
-        guard sensitiveData.hasSensitiveVariables, !descriptor.variables.isEmpty else { return descriptor }
+        let redacts = sensitiveData.hasSensitiveVariables && !descriptor.variables.isEmpty
+        guard redacts || cacheKeys != nil else { return descriptor }
+        guard redacts else {
+            return OperationDescriptor(
+                name: descriptor.name, selections: descriptor.selections, variables: descriptor.variables, rootID: descriptor.rootID,
+                rootType: descriptor.rootType, cacheKeys: cacheKeys, cacheDirectives: descriptor.cacheDirectives)
+        }
         let salt = redactionSalt
         let variables = sensitiveData.redacting(descriptor.variables) { value in
             var hasher = Hasher()
@@ -318,7 +326,7 @@ public final class Store: Sendable {
         }
         return OperationDescriptor(
             name: descriptor.name, selections: descriptor.selections, variables: variables, rootID: descriptor.rootID,
-            rootType: descriptor.rootType, cacheKeys: descriptor.cacheKeys, cacheDirectives: descriptor.cacheDirectives)
+            rootType: descriptor.rootType, cacheKeys: cacheKeys ?? descriptor.cacheKeys, cacheDirectives: descriptor.cacheDirectives)
     }
 
     // MARK: Writing

@@ -122,7 +122,8 @@ struct StoreState {
         memory.batchedRead {
             Reader.read(
                 selections: descriptor.selections, rootID: descriptor.rootID, rootType: descriptor.rootType,
-                variables: descriptor.variables, ages: ages, collectsMissingPaths: collectsMissingPaths, lookup: lookup)
+                variables: descriptor.variables, ages: ages, collectsMissingPaths: collectsMissingPaths, cacheKeys: descriptor.cacheKeys,
+                lookup: lookup)
         } prefetch: { loadMissed in
             RecordPrefetcher.walk(
                 selections: descriptor.selections, rootID: descriptor.rootID, rootType: descriptor.rootType,
