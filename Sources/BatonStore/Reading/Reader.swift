@@ -106,6 +106,16 @@ public struct Reader {
             // A deleted root reads as no data, and nothing is missing (relay-runtime's reader).
             return ReadResult(data: nil, seenIDs: reader.seen, isMissing: false)
         case nil:
+            // The root always exists for a client-only read (relay-runtime's store creates it):
+            // an empty store answers a query of client fields with their nulls.
+            if rootID == .rootID && selections.selectsOnlyClientFields {
+                let data = reader.readObject(
+                    Record(id: rootID, typename: nil, fields: RecordFields()),
+                    parentType: rootType, plan: SelectionPlan(selections, parentType: rootType, variables: variables))
+                return ReadResult(
+                    data: data, seenIDs: reader.seen, seenRootFields: reader.seenRootFields, isMissing: reader.isMissing,
+                    missingPaths: reader.missingPaths)
+            }
             return ReadResult(data: nil, seenIDs: reader.seen, isMissing: true, missingPaths: collectsMissingPaths ? [ResponsePath()] : [])
         }
     }
@@ -152,12 +162,21 @@ public struct Reader {
             case .scalar, .composite:
                 if isRoot { seenRootFields.insert(entry.readKey) }
                 guard let stored = record.fields[entry.readKey] else {
+                    // A client-only field the client never set reads as null and is not missing
+                    // (relay-runtime's reader: no server could ever give it); a non-null one
+                    // has no value to read, so the read is incomplete.
+                    if entry.isClientOnly && entry.check.kind != .nonNull {
+                        keys.append(entry.responseKey)
+                        values.append(.null)
+                        continue
+                    }
                     // A field under a condition whose variable was not given may not be there.
                     if entry.presence != .conditional { markMissing(.key(entry.responseKey)) }
                     continue
                 }
                 var maxAge: Double?
-                if let ages { maxAge = noteAge(of: entry, on: typename, in: fieldAges, rules: ages.rules) }
+                // A client field has no server age: it never goes stale.
+                if let ages, !entry.isClientOnly { maxAge = noteAge(of: entry, on: typename, in: fieldAges, rules: ages.rules) }
                 if case .composite(let type, let selections) = entry.kind {
                     // A scalar field without a max age of its own takes its object's.
                     let inherited = inheritedMaxAge
