@@ -103,7 +103,7 @@ struct ClientSchemaExtensionTests {
         let todo = try file(output, "Operations/TodoWithSelectionQuery.swift")
         #expect(todo.contains(#".field("isSelected", type: .scalar("Boolean"), isClientOnly: true)"#))
         #expect(todo.contains(#".field("text", type: .nonNull(.scalar("String")))"#))
-        #expect(todo.contains("public var isSelected: Bool?"))
+        #expect(todo.contains("public var isSelected: Swift.Bool?"))
         let settings = try file(output, "Operations/SettingsQuery.swift")
         #expect(settings.contains(#".field("fontSize", type: .nonNull(.scalar("Int")), isClientOnly: true)"#))
         let uses = """
