@@ -96,6 +96,8 @@ public enum CodeGenerator {
 
     /// Generates the files for documents against a schema, without touching the disk.
     public static func generate(schema: LoadedSchema, sources: [DocumentSource], options: GenerationOptions = GenerationOptions()) throws(CodegenErrors) -> GeneratedOutput {
+        // Relay's client schema extensions: type system definitions among the documents.
+        let schema = try ClientSchemaExtension.apply(to: schema, from: sources)
         var documents = try DocumentValidator.validate(sources, schema: schema)
         let index = SchemaIndex(schema)
         var names = TypeNames(namespace: options.namespace, customScalars: options.customScalars, providedVariables: options.providedVariables)
@@ -209,7 +211,9 @@ public enum CodeGenerator {
         for name in fragmentNames where options.selectionSetInitializers.includesFragment(named: name) {
             if let scope = builder.fragmentScope(name) { selectionSets.initializerScopes.insert(ObjectIdentifier(scope)) }
         }
-        let operationRenderer = OperationRenderer(selectionSets: selectionSets, fragments: documents.fragments, arguments: fragmentArguments)
+        let stripper = ClientFieldStripper(index: index, fragments: documents.fragments)
+        var operationRenderer = OperationRenderer(selectionSets: selectionSets, fragments: documents.fragments, arguments: fragmentArguments)
+        operationRenderer.stripper = stripper
         let schemaTypes = SchemaTypeRenderer(names: names, index: index)
 
         var units: [(path: String, group: String, body: String)] = []
@@ -228,6 +232,8 @@ public enum CodeGenerator {
             units.append(("Operations/\(typeName).swift", source, writer.text))
             // A local cache mutation is never sent: not a persisted query.
             if operation.directives.contains(where: { $0.name.value == ClientDirectives.localCacheMutation }) { continue }
+            // Nor is an operation of client-only fields: the store answers it.
+            if operationRenderer.isClientOnly(operation) { continue }
             let document = operationRenderer.document(operation)
             manifest.append(
                 OperationManifest.Operation(
@@ -239,7 +245,7 @@ public enum CodeGenerator {
             var writer = SwiftWriter()
             selectionSets.render(scope, into: &writer) { w in
                 w.line("public static let fragmentName = \(SwiftNaming.stringLiteral(name))")
-                w.line("public static let fragmentDefinition = \(SwiftNaming.stringLiteral(DocumentPrinter.fragment(definition)))")
+                w.line("public static let fragmentDefinition = \(SwiftNaming.stringLiteral(DocumentPrinter.fragment(stripper.fragments[name] ?? definition)))")
                 w.line()
             }
             if let alias = names.alias(for: scope.swiftName) { writer.raw(alias) }

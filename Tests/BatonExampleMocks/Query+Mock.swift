@@ -10,6 +10,8 @@ public enum Query: BatonTesting.MockObject {
 
     /// The fields of `Query` a mock sets, as the documents select them.
     public struct MockFields: Swift.Sendable {
+        /// The device's settings: answered by the store, never by the server.
+        public let deviceSettings = BatonTesting.MockField<BatonTesting.Mock<DeviceSettings>>("deviceSettings")
         /// The hero of an episode; R2-D2 when no episode is given.
         public let hero = BatonTesting.MockField<any BatonTesting.AnyMock>("hero")
         public let human = BatonTesting.MockField<BatonTesting.Mock<Human>>("human")
@@ -33,8 +35,9 @@ public enum Query: BatonTesting.MockObject {
 
 extension BatonTesting.Mock where O == Query {
     /// A mock `Query` with these fields set; the others stay unset.
-    public init(hero: (any BatonTesting.AnyMock)? = nil, human: BatonTesting.Mock<Human>? = nil, launch: BatonTesting.Mock<Launch>? = nil, launches: BatonTesting.Mock<LaunchConnection>? = nil, me: BatonTesting.Mock<User>? = nil, node: (any BatonTesting.AnyMock)? = nil, posts: [BatonTesting.Mock<Post>]? = nil, reviews: [BatonTesting.Mock<Review>?]? = nil, search: [(any BatonTesting.AnyMock)?]? = nil, viewer: BatonTesting.Mock<User>? = nil) {
+    public init(deviceSettings: BatonTesting.Mock<DeviceSettings>? = nil, hero: (any BatonTesting.AnyMock)? = nil, human: BatonTesting.Mock<Human>? = nil, launch: BatonTesting.Mock<Launch>? = nil, launches: BatonTesting.Mock<LaunchConnection>? = nil, me: BatonTesting.Mock<User>? = nil, node: (any BatonTesting.AnyMock)? = nil, posts: [BatonTesting.Mock<Post>]? = nil, reviews: [BatonTesting.Mock<Review>?]? = nil, search: [(any BatonTesting.AnyMock)?]? = nil, viewer: BatonTesting.Mock<User>? = nil) {
         self.init()
+        self.deviceSettings = deviceSettings
         self.hero = hero
         self.human = human
         self.launch = launch

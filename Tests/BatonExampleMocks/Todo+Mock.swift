@@ -12,16 +12,19 @@ public enum Todo: BatonTesting.MockObject {
     public struct MockFields: Swift.Sendable {
         public let complete = BatonTesting.MockField<Swift.Bool>("complete")
         public let id = BatonTesting.MockField<Swift.String>("id")
+        /// Whether the user picked this todo in the list.
+        public let isSelected = BatonTesting.MockField<Swift.Bool>("isSelected")
         public let text = BatonTesting.MockField<Swift.String>("text")
     }
 }
 
 extension BatonTesting.Mock where O == Todo {
     /// A mock `Todo` with these fields set; the others stay unset.
-    public init(complete: Swift.Bool? = nil, id: Swift.String? = nil, text: Swift.String? = nil) {
+    public init(complete: Swift.Bool? = nil, id: Swift.String? = nil, isSelected: Swift.Bool? = nil, text: Swift.String? = nil) {
         self.init()
         self.complete = complete
         self.id = id
+        self.isSelected = isSelected
         self.text = text
     }
 }

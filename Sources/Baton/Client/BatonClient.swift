@@ -117,12 +117,13 @@ public final class BatonClient: Sendable {
     private func fetchUnobserved<Query: GraphQLQuery>(
         query: Query, cachePolicy: CachePolicy, maxStale: Duration?
     ) async throws -> GraphQLResult<Query.Data> {
+        let policy = Self.effectivePolicy(cachePolicy, for: Query.self)
         let cached = cacheAnswer(for: query, maxStale: maxStale)
-        let plan = CachePolicyPlan(cachePolicy, hasData: cached.result != nil || cached.thrown != nil, isFresh: cached.isFresh)
+        let plan = CachePolicyPlan(policy, hasData: cached.result != nil || cached.thrown != nil, isFresh: cached.isFresh)
         if plan.answersFromCache, let thrown = cached.thrown { throw thrown }
         if plan.answersFromCache, let result = cached.result {
             // A single-result policy never fetches after answering from the cache.
-            assert(!plan.fetches, "\(cachePolicy) gives two results")
+            assert(!plan.fetches, "\(policy) gives two results")
             return result
         }
         guard plan.fetches else { throw BatonError.cacheMiss(operationName: Query.operationName) }
@@ -146,9 +147,10 @@ public final class BatonClient: Sendable {
                 }
                 do {
                     try await withContext(of: observation) {
+                        let policy = Self.effectivePolicy(cachePolicy, for: Query.self)
                         let cached = self.cacheAnswer(for: query, maxStale: maxStale)
                         let plan = CachePolicyPlan(
-                            cachePolicy, hasData: cached.result != nil || cached.thrown != nil, isFresh: cached.isFresh)
+                            policy, hasData: cached.result != nil || cached.thrown != nil, isFresh: cached.isFresh)
                         if plan.answersFromCache, let thrown = cached.thrown, !plan.fetches { throw thrown }
                         if plan.answersFromCache, let result = cached.result { deliver(result) }
                         if plan.isMiss { throw BatonError.cacheMiss(operationName: Query.operationName) }
@@ -351,8 +353,18 @@ public final class BatonClient: Sendable {
         try receive(try await networkTransport.send(operation: query), for: query, .fetch(writesToStore: writeToStore))
     }
 
-    /// For operations that select `@connection` fields, the data as the store reads it
-    /// (connection pages merged), as Relay reads it, whichever path the result took: read from
+    /// The cache policy a query is fetched with: a query whose root selects only client-only
+    /// fields is never sent (no server has them), so it is answered from the store alone, as
+    /// `.returnCacheDataDontFetch` answers (Relay's client-only queries). A client field the
+    /// store has no value for reads as null; a non-null one makes the read incomplete, which is
+    /// a `BatonError.cacheMiss`.
+    static func effectivePolicy<Query: GraphQLQuery>(_ policy: CachePolicy, for query: Query.Type) -> CachePolicy {
+        Query.Data.__selections.selectsOnlyClientFields ? .returnCacheDataDontFetch : policy
+    }
+
+    /// For operations that select `@connection` fields or client-only fields, the data as the
+    /// store reads it (connection pages merged, client fields from their records), as Relay
+    /// reads it, whichever path the result took: read from
     /// the store after `response` was published to it, or read as if it had been published to an
     /// empty store when it was not (`.fetchIgnoringCacheCompletely`) or the store can no longer
     /// read it whole. Other results are the executor's data (record IDs filled in for `__id`),
@@ -360,7 +372,8 @@ public final class BatonClient: Sendable {
     func readBackIfNeeded<Operation: GraphQLOperation>(
         _ result: GraphQLResult<Operation.Data>, for operation: Operation, response: GraphQLResponse, published: Bool = true
     ) -> GraphQLResult<Operation.Data> {
-        guard result.data != nil, Operation.Data.__selections.selectsConnection else { return result }
+        let selections = Operation.Data.__selections
+        guard result.data != nil, selections.selectsConnection || selections.selectsClientOnlyField else { return result }
         let descriptor = OperationDescriptor(operation: operation)
         let variables = operation.variablesJSON
         if published {

@@ -31,11 +31,13 @@ extension BatonClient {
         query: Query, cachePolicy: CachePolicy = .default, refetchOnFailedUpdates: Bool = true, refetchWhenStale: Bool = false,
         maxStale: Duration? = nil
     ) -> AsyncThrowingStream<GraphQLResult<Query.Data>, any Error> {
+        // A query of client-only fields is never sent: it is watched in the store alone.
+        let policy = Self.effectivePolicy(cachePolicy, for: Query.self)
         let (stream, continuation) = AsyncThrowingStream.makeStream(
             of: GraphQLResult<Query.Data>.self, throwing: (any Error).self, bufferingPolicy: .bufferingNewest(1))
         let watch = QueryWatch(
-            client: self, query: query, cachePolicy: cachePolicy, refetchOnFailedUpdates: refetchOnFailedUpdates,
-            refetchWhenStale: refetchWhenStale && cachePolicy != .returnCacheDataDontFetch, maxStale: maxStale,
+            client: self, query: query, cachePolicy: policy, refetchOnFailedUpdates: refetchOnFailedUpdates,
+            refetchWhenStale: refetchWhenStale && policy != .returnCacheDataDontFetch, maxStale: maxStale,
             continuation: continuation)
         watch.start()
         continuation.onTermination = { _ in watch.stop() }

@@ -21,7 +21,7 @@ extension Selection {
                 Field(
                     name: field.name, alias: field.alias, type: field.type,
                     arguments: field.arguments.mapValues { $0.substituting(arguments) }, conditions: conditions,
-                    directives: field.directives.map { $0.substituting(arguments) }, scalar: field.scalar,
+                    directives: field.directives.map { $0.substituting(arguments) }, isClientOnly: field.isClientOnly, scalar: field.scalar,
                     selections: field.selections._applyingFragmentArguments(arguments)))
         case .inlineFragment(let fragment):
             guard let conditions = Self.apply(arguments, to: fragment.conditions) else { return nil }

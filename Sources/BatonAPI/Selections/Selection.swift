@@ -19,13 +19,15 @@ extension Selection {
         conditions: [InclusionCondition] = [],
         directives: [ClientDirective] = [],
         errorHandling: FieldErrorHandling? = nil,
+        isClientOnly: Bool = false,
         scalar: (any SelectionSetValue.Type)? = nil,
         selections: [Selection] = []
     ) -> Selection {
         .field(
             Field(
                 name: name, alias: alias, type: type, arguments: arguments, conditions: conditions,
-                directives: directives, errorHandling: errorHandling, scalar: scalar, selections: selections))
+                directives: directives, errorHandling: errorHandling, isClientOnly: isClientOnly, scalar: scalar,
+                selections: selections))
     }
 
     /// An inline fragment selection; `isDeferred` for `... @defer { … }`.
@@ -71,6 +73,38 @@ extension Array where Element == Selection {
         containsField { $0.name == "__id" }
     }
 
+    /// Whether these selections select a client-only field at any depth (a client schema
+    /// extension's or one marked `@client`): its value comes from the store, never the server.
+    public var selectsClientOnlyField: Bool {
+        containsField(where: \.isClientOnly)
+    }
+
+    /// Whether every field these selections select at their own level (through fragments) is
+    /// client-only, `__typename` or `__id`, and there is at least one client-only field: an
+    /// operation with such a root is answered from the store alone, never sent (Relay's
+    /// client-only queries).
+    public var selectsOnlyClientFields: Bool {
+        var sawClientField = false
+        func check(_ selections: [Selection]) -> Bool {
+            for selection in selections {
+                switch selection {
+                case .field(let field):
+                    if field.isClientOnly {
+                        sawClientField = true
+                    } else if field.name != "__typename" && field.name != "__id" {
+                        return false
+                    }
+                case .inlineFragment(let fragment):
+                    if !check(fragment.selections) { return false }
+                case .fragmentSpread(let spread):
+                    if !check(spread.selections) { return false }
+                }
+            }
+            return true
+        }
+        return check(self) && sawClientField
+    }
+
     /// Whether a field of these selections, at any depth, through every fragment, satisfies
     /// `predicate`.
     func containsField(where predicate: (Field) -> Bool) -> Bool {
@@ -102,13 +136,14 @@ public struct Field: Sendable, Hashable {
         let conditions: [InclusionCondition]
         let directives: [ClientDirective]
         let errorHandling: FieldErrorHandling?
+        let isClientOnly: Bool
         let selections: [Selection]
         let scalar: (any SelectionSetValue.Type)?
         let responseKey: String
 
         init(
             name: String, alias: String?, type: FieldType, arguments: [String: InputValue], conditions: [InclusionCondition],
-            directives: [ClientDirective], errorHandling: FieldErrorHandling?, selections: [Selection],
+            directives: [ClientDirective], errorHandling: FieldErrorHandling?, isClientOnly: Bool, selections: [Selection],
             scalar: (any SelectionSetValue.Type)?
         ) {
             self.name = name
@@ -118,6 +153,7 @@ public struct Field: Sendable, Hashable {
             self.conditions = conditions
             self.directives = directives
             self.errorHandling = errorHandling
+            self.isClientOnly = isClientOnly
             self.selections = selections
             self.scalar = scalar
             responseKey = alias ?? name
@@ -141,6 +177,12 @@ public struct Field: Sendable, Hashable {
     /// What a field error or a null at the field does: `@catch`, `@required`,
     /// `@semanticNonNull` under `@throwOnFieldError`; `nil` for none.
     public var errorHandling: FieldErrorHandling? { storage.errorHandling }
+    /// Whether the field lives only on the client: declared by a client schema extension (Relay's
+    /// `extend type User { isSelected: Boolean }`, or on a client-only type) or marked `@client`
+    /// (Apollo's). It is never sent and never in a server's response: the store keeps it, reads
+    /// it, and updaters, local cache writes and optimistic updates set it. The fields under a
+    /// client-only field are client-only too.
+    public var isClientOnly: Bool { storage.isClientOnly }
     /// Nested selections, for fields of object, interface or union type.
     public var selections: [Selection] { storage.selections }
     /// For a custom scalar field, the Swift type that reads it, so a response it cannot read is
@@ -151,11 +193,11 @@ public struct Field: Sendable, Hashable {
     public init(
         name: String, alias: String? = nil, type: FieldType, arguments: [String: InputValue] = [:],
         conditions: [InclusionCondition] = [], directives: [ClientDirective] = [], errorHandling: FieldErrorHandling? = nil,
-        scalar: (any SelectionSetValue.Type)? = nil, selections: [Selection] = []
+        isClientOnly: Bool = false, scalar: (any SelectionSetValue.Type)? = nil, selections: [Selection] = []
     ) {
         storage = Storage(
             name: name, alias: alias, type: type, arguments: arguments, conditions: conditions, directives: directives,
-            errorHandling: errorHandling, selections: selections, scalar: scalar)
+            errorHandling: errorHandling, isClientOnly: isClientOnly, selections: selections, scalar: scalar)
     }
 
     /// The key of the field in the response: its alias, or its name.
@@ -165,7 +207,7 @@ public struct Field: Sendable, Hashable {
         if lhs.storage === rhs.storage { return true }
         return lhs.name == rhs.name && lhs.alias == rhs.alias && lhs.type == rhs.type && lhs.arguments == rhs.arguments
             && lhs.conditions == rhs.conditions && lhs.directives == rhs.directives && lhs.errorHandling == rhs.errorHandling
-            && lhs.selections == rhs.selections
+            && lhs.isClientOnly == rhs.isClientOnly && lhs.selections == rhs.selections
             && lhs.scalar.map(ObjectIdentifier.init) == rhs.scalar.map(ObjectIdentifier.init)
     }
 
@@ -177,6 +219,7 @@ public struct Field: Sendable, Hashable {
         hasher.combine(conditions)
         hasher.combine(directives)
         hasher.combine(errorHandling)
+        hasher.combine(isClientOnly)
         hasher.combine(selections)
         hasher.combine(scalar.map(ObjectIdentifier.init))
     }

@@ -18,11 +18,14 @@ package final class SelectionPlan {
     private var lastTypename: String?
     private var lastObject = PlannedObject(fields: [])
     private var objectsByTypename: [String: PlannedObject] = [:]
+    /// Whether these selections are under a client-only field: all their fields are client-only.
+    private let isUnderClientField: Bool
 
-    package init(_ selections: [Selection], parentType: String?, variables: JSONObject) {
+    package init(_ selections: [Selection], parentType: String?, variables: JSONObject, isUnderClientField: Bool = false) {
         self.selections = selections
         self.parentType = parentType
         self.variables = variables
+        self.isUnderClientField = isUnderClientField
     }
 
     /// The fields that apply to an object of runtime type `typename`.
@@ -52,7 +55,9 @@ package final class SelectionPlan {
         collect(selections, typename: typename, presence: .required, into: &groups, positions: &positions)
         return PlannedObject(
             fields: groups.map { group in
-                PlannedField(responseKey: group.responseKey, fields: group.fields, presence: group.presence, variables: variables)
+                PlannedField(
+                    responseKey: group.responseKey, fields: group.fields, presence: group.presence, variables: variables,
+                    isUnderClientField: isUnderClientField)
             })
     }
 
@@ -170,6 +175,11 @@ package final class PlannedField {
     /// `@catch`, `@required`, `@throwOnFieldError` on the fields under the key, merged (one
     /// object underlies every fragment's view of it, so the strictest reading wins).
     package let errorHandling: FieldErrorHandling?
+    /// Whether the value lives only on the client (a client schema extension's field, one marked
+    /// `@client`, or any field under one): a server's response never has it, so its absence
+    /// there is no error and leaves the stored value as it is, and a read that finds no value
+    /// reads a nullable one as null without counting it missing (relay-runtime's reader).
+    package let isClientOnly: Bool
 
     /// Whether the value is stored as a field of the record (not `__typename` or `__id`).
     package var isStored: Bool {
@@ -187,11 +197,14 @@ package final class PlannedField {
         return false
     }
 
-    init(responseKey: String, fields: [Field], presence: Presence, variables: JSONObject) {
+    init(responseKey: String, fields: [Field], presence: Presence, variables: JSONObject, isUnderClientField: Bool = false) {
         let field = fields[0]
         self.responseKey = responseKey
         self.field = field
         self.presence = presence
+        // Client-only when every field under the key is (a server field selected beside it is sent).
+        let isClientOnly = isUnderClientField || fields.allSatisfy(\.isClientOnly)
+        self.isClientOnly = isClientOnly
         switch field.name {
         case "__typename": kind = .typename
         case "__id": kind = .recordID
@@ -200,7 +213,8 @@ package final class PlannedField {
                 let selections = fields.count == 1 ? field.selections : fields.flatMap(\.selections)
                 let namedType = field.type.namedType
                 kind = .composite(
-                    namedType: namedType, selections: SelectionPlan(selections, parentType: namedType, variables: variables))
+                    namedType: namedType,
+                    selections: SelectionPlan(selections, parentType: namedType, variables: variables, isUnderClientField: isClientOnly))
             } else {
                 kind = .scalar
             }

@@ -31,7 +31,8 @@ extension SelectionPlan {
         try object.values.withUnsafeBufferPointer { values throws(ValidationMismatch) in
             for entry in fields {
                 guard let position = object.position(of: entry.responseKey) else {
-                    if entry.isRequired {
+                    // A nullable client-only field absent from data the server gave reads as null.
+                    if entry.isRequired && !(entry.isClientOnly && entry.check.kind != .nonNull) {
                         throw ValidationMismatch(
                             at: .key(entry.responseKey), expected: entry.check.type.graphQLDescription, found: "nothing")
                     }

@@ -15,7 +15,9 @@ public struct CodegenConfiguration: Sendable, Hashable {
     /// SDL files are read as one schema (a schema and its extensions).
     public var schemaPaths: [String]
     /// Globs of `.graphql` (or `.gql`) documents and of `.swift` files with `graphql("""…""")`
-    /// literals. Empty when a `baton.json` names none (the build plugin gives its own).
+    /// literals. Empty when a `baton.json` names none (the build plugin gives its own). Type
+    /// system definitions among the documents (`extend type User { isSelected: Boolean }`) are
+    /// client schema extensions, as Relay reads them (see `ClientSchemaExtension`).
     public var documentGlobs: [String]
     /// The folder the Swift files are written to.
     public var outputDirectory: String

@@ -151,6 +151,8 @@ enum DocumentPrinter {
                 break
             }
         }
+        // Emptied by leaving out client-only fields: `__typename` keeps it valid (Relay's way).
+        if parts.isEmpty { parts = ["__typename"] }
         return "{ " + parts.joined(separator: " ") + " }"
     }
 

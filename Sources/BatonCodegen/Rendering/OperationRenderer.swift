@@ -7,12 +7,26 @@ struct OperationRenderer {
     let selectionSets: SelectionSetRenderer
     let fragments: [String: FragmentDefinition]
     let arguments: FragmentArgumentTable
+    /// The documents as a server sees them (client-only fields left out); `nil`: as written.
+    var stripper: ClientFieldStripper?
     var names: TypeNames { selectionSets.names }
     var index: SchemaIndex { selectionSets.index }
 
-    /// The operation's minimal document: the operation, then the fragments it uses.
+    /// The operation's minimal document as sent: the operation, then the fragments it uses,
+    /// client-only fields left out.
     func document(_ operation: OperationDefinition) -> String {
-        DocumentPrinter.document(operation, fragments: fragments, arguments: arguments)
+        guard let stripper, let rootType = index.rootTypeNames[GraphQLOperationType(operation.operation)] else {
+            return DocumentPrinter.document(operation, fragments: fragments, arguments: arguments)
+        }
+        return DocumentPrinter.document(
+            stripper.operation(operation, rootType: rootType), fragments: stripper.fragments, arguments: arguments)
+    }
+
+    /// Whether the operation selects only client-only fields: it is never sent, so it has no
+    /// place in the operation manifest.
+    func isClientOnly(_ operation: OperationDefinition) -> Bool {
+        guard let stripper, let rootType = index.rootTypeNames[GraphQLOperationType(operation.operation)] else { return false }
+        return stripper.isClientOnly(operation, rootType: rootType)
     }
 
     /// The SHA-256 of `text`'s UTF-8 bytes, in lowercase hexadecimal: an operation's identifier.

@@ -82,6 +82,9 @@ struct SelectionSetRenderer {
                     {
                         parts.append("errorHandling: \(spec.rendered)")
                     }
+                    if index.isClientField(field.name, on: scope.typeName, directives: field.directives) {
+                        parts.append("isClientOnly: true")
+                    }
                     if let scalar = getNamedType(type: field.type) as? GraphQLScalarType,
                         !IntrospectionConverter.builtInScalars.contains(scalar.name)
                     {

@@ -67,6 +67,9 @@ enum ClientDirectives {
         ("required", "directive @required(action: RequiredFieldAction!) on FIELD"),
         ("catch", "directive @catch(to: CatchFieldTo! = RESULT) on FIELD | FRAGMENT_DEFINITION | QUERY | MUTATION | INLINE_FRAGMENT"),
         ("throwOnFieldError", "directive @throwOnFieldError on QUERY | MUTATION | SUBSCRIPTION | FRAGMENT_DEFINITION"),
+        // Apollo's local-only field: the field (declared by a schema extension) and everything
+        // under it live only on the client. See ClientSchemaExtension.
+        (client, "directive @\(client)(always: Boolean) on FIELD"),
     ]
 
     /// The types these directives' arguments take, by directive: declared with the directive when
@@ -84,8 +87,11 @@ enum ClientDirectives {
     static let clientOnly: Set<String> = [
         "connection", "appendNode", "prependNode", "appendEdge", "prependEdge", "deleteEdge", "deleteRecord",
         "refetchable", "argumentDefinitions", "arguments", "alias", localCacheMutation,
-        "relay", "inline", "raw_response_type", "preloadable", "required", "catch", "throwOnFieldError",
+        "relay", "inline", "raw_response_type", "preloadable", "required", "catch", "throwOnFieldError", client,
     ]
+
+    /// Apollo's mark of a client-only field (`isInCart @client`).
+    static let client = "client"
 
     /// Apollo's mark of an operation or fragment whose generated types are mutable, for typed
     /// edits of cached data.

@@ -50,6 +50,13 @@ final class SchemaIndex {
         }
     }
 
+    /// Whether field `name` of `typeName`, selected with `directives`, lives only on the client:
+    /// a client schema extension declares it, or it is marked `@client`.
+    func isClientField(_ name: String, on typeName: String, directives: [Directive]) -> Bool {
+        loaded.clientExtension.isClientField(name, on: typeName)
+            || directives.contains { $0.name.value == ClientDirectives.client }
+    }
+
     /// A field of an object or interface (`__typename` and `__id` on any composite type).
     func field(_ name: String, on typeName: String) -> FieldInfo? {
         if name == "__typename" {

@@ -3,8 +3,11 @@ import GraphQL
 
 /// A schema ready for validation and code generation, with what the generator reads from it.
 public struct LoadedSchema: @unchecked Sendable {
-    /// The schema, Baton's client directives included.
-    public let schema: GraphQLSchema
+    /// The schema, Baton's client directives included (and the client schema extensions, once
+    /// the generator applied those of the documents).
+    public internal(set) var schema: GraphQLSchema
+    /// The fields and types that live only on the client (Relay's client schema extensions).
+    public internal(set) var clientExtension = ClientSchemaExtension()
     /// Cache key fields by type name, from `@typePolicy(keyFields: "id")` on objects and interfaces.
     public var keyFields: [String: [String]] { cachePolicies.keyFields }
     /// What Apollo's cache directives in the schema say (key fields, embedded fields, key

@@ -36,6 +36,8 @@ public enum DocumentValidator {
         var sourcePaths: [String: String] = [:]
         for (document, source) in zip(documents, parsedSources) {
             for definition in document.definitions {
+                // A client schema extension: applied to the schema already (ClientSchemaExtension).
+                if definition is any TypeSystemDefinition && schema.clientExtension.isApplied { continue }
                 definitions.append(definition)
                 let location = SourceLocation.of(definition, orStartOf: source.path)
                 let name: String

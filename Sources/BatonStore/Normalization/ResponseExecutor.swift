@@ -184,7 +184,9 @@ struct ResponseExecutor {
                 found = nil
             }
             guard let value = found else {
-                if checks == .response && entry.isRequired {
+                // A client-only field is never in a server's response: not an error, and not
+                // written, so the record keeps the value the client gave it.
+                if checks == .response && entry.isRequired && !entry.isClientOnly {
                     throw ValidationMismatch(
                         at: .key(entry.responseKey), expected: entry.check.type.graphQLDescription, found: "nothing")
                 }

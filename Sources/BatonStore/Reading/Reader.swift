@@ -112,6 +112,16 @@ public struct Reader {
             // A deleted root reads as no data, and nothing is missing (relay-runtime's reader).
             return ReadResult(data: nil, seenIDs: reader.seen, isMissing: false)
         case nil:
+            // The root always exists for a client-only read (relay-runtime's store creates it):
+            // an empty store answers a query of client fields with their nulls.
+            if rootID == .rootID && selections.selectsOnlyClientFields {
+                let data = reader.readObject(
+                    Record(id: rootID, typename: nil, fields: RecordFields()),
+                    parentType: rootType, plan: SelectionPlan(selections, parentType: rootType, variables: variables))
+                return ReadResult(
+                    data: data, seenIDs: reader.seen, seenRootFields: reader.seenRootFields, isMissing: reader.isMissing,
+                    missingPaths: reader.missingPaths)
+            }
             return ReadResult(data: nil, seenIDs: reader.seen, isMissing: true, missingPaths: collectsMissingPaths ? [ResponsePath()] : [])
         }
     }
@@ -163,14 +173,25 @@ public struct Reader {
                 if isRoot { seenRootFields.insert(entry.readKey) }
                 let found = record.fields[entry.readKey]
                 guard let stored = found ?? redirect(entry, on: record, parentType: parentType, plan: plan) else {
+                    // A client-only field the client never set reads as null and is not missing
+                    // (relay-runtime's reader: no server could ever give it); a non-null one
+                    // has no value to read, so the read is incomplete.
+                    if entry.isClientOnly && entry.check.kind != .nonNull {
+                        keys.append(entry.responseKey)
+                        values.append(.null)
+                        continue
+                    }
                     // A field under a condition whose variable was not given may not be there.
                     if entry.presence != .conditional { markMissing(.key(entry.responseKey)) }
                     continue
                 }
                 var maxAge: Double?
                 let age: JSONValue? = embeddedAge ?? fieldAges?[entry.readKey]
-                // A redirected field has no age of its own: the fields of the record it leads to have theirs.
-                if let ages { maxAge = noteAge(of: entry, on: typename, age: age, rules: ages.rules, isRedirect: found == nil) }
+                // A redirected field has no age of its own: the fields of the record it leads to
+                // have theirs. A client field has no server age: it never goes stale.
+                if let ages, !entry.isClientOnly {
+                    maxAge = noteAge(of: entry, on: typename, age: age, rules: ages.rules, isRedirect: found == nil)
+                }
                 if case .composite(let type, let selections) = entry.kind {
                     // A scalar field without a max age of its own takes its object's.
                     let inherited = inheritedMaxAge
