@@ -61,11 +61,8 @@ struct StoreModelTests {
     @Test(arguments: [41, 42, 43])
     func twoStoresOverOneFileMatchTheModel(seed: UInt64) async throws {
         try await withTemporaryFolder { folder in
-            try await withKnownIssue("store invalidation crossing the other store's commits (seed 43)", isIntermittent: true) {
-                try await run(
-                    seed: seed, steps: 1_000, sqlite: folder.appendingPathComponent("model.sqlite"), workingSetLimit: 8,
-                    secondStore: true)
-            }
+            try await run(
+                seed: seed, steps: 1_000, sqlite: folder.appendingPathComponent("model.sqlite"), workingSetLimit: 8, secondStore: true)
         }
     }
 
@@ -77,10 +74,7 @@ struct StoreModelTests {
         var time = SeededGenerator(seed: seed &+ 0x5EED)
         let clock = TestClock()
         var faulty: FaultyCache?
-        // Field ages are left out with a second store: with them, a store's ages after the other
-        // store's commit disagreed with the model (it went stale sooner; seeds 41-43), a defect
-        // of the two features together not fixed yet.
-        let freshness = secondStore ? CacheFreshness() : CacheFreshness(defaultMaxAge: .seconds(ModelStore.maxAge))
+        let freshness = CacheFreshness(defaultMaxAge: .seconds(ModelStore.maxAge))
         func openStore() throws -> Store {
             var cache: any NormalizedCache = try sqlite.map { try SQLiteNormalizedCache(fileURL: $0) } ?? InMemoryNormalizedCache()
             if faults {
@@ -109,7 +103,6 @@ struct StoreModelTests {
             return (second, " (second store)")
         }
         var model = ModelStore(persistent: sqlite != nil)
-        model.datesFields = !secondStore
         var tokens: [(query: Int, token: RetainToken)] = []
         var layers: [(update: OptimisticUpdate, modelID: Int)] = []
         var log: [String] = []
