@@ -149,9 +149,10 @@ struct CaughtFragmentTests {
         let read = Reader.read(
             selections: selections, rootType: "Query", source: source(user: ["__typename": .scalar("User"), "id": .scalar("1"), "firstName": .null]))
         var path: [ResponsePath.Component] = []
+        let object = try #require(read.data)
         let data = try #require(
             try SelectionPlan(selections, parentType: "Query", variables: [:], separatesCaughtFragments: true)
-                .resolveFieldErrors(try #require(read.data), path: &path) { _ in })
+                .resolveFieldErrors(object, path: &path) { _ in })
         let me = DataDict(try #require(data["me"]?.objectValue))
         #expect(me._catchingNull(FieldErrorMarker.caughtKey(inlineFragment: "named")) { InlineData.Named(_dataDict: me) } == nil)
     }
@@ -170,7 +171,8 @@ struct CaughtFragmentTests {
         store.publish(source(user: ["__typename": .scalar("User"), "lastName": .fieldErrors([Self.lastNameError])]))
         let descriptor = OperationDescriptor(name: "CaughtQuery", selections: CaughtQueryData.__selections, variables: [:], rootType: "Query")
         let read = store.read(descriptor)
-        let typed = try #require(Store.typedRead(CaughtQueryData.self, try #require(read.data), variables: [:]))
+        let object = try #require(read.data)
+        let typed = try #require(Store.typedRead(CaughtQueryData.self, object, variables: [:]))
         guard case .failure(let failure) = typed else {
             Issue.record("a caught query reads as its failure")
             return

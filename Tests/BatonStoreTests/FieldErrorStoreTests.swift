@@ -149,9 +149,10 @@ struct FieldErrorStoreTests {
         #expect([Int?]._fromJSON(.list(list)) == [1, 2, nil, 4])
         // `@catch(to: RESULT)` on the list catches the item's error.
         var path: [ResponsePath.Component] = []
+        let object = try #require(read.data)
         let caught = try #require(
             try SelectionPlan(Self.numbers(catching: true).selections, parentType: "Query", variables: [:])
-                .resolveFieldErrors(try #require(read.data), path: &path) { _ in })
+                .resolveFieldErrors(object, path: &path) { _ in })
         #expect(FieldErrorMarker.errors(in: caught["a"]?["list"] ?? .null) == [Self.thirdNumberError])
         // A later response overwrites the item's error.
         store.publish(data: ["a": ["list": [1, 2, 3, 4]]], for: Self.numbers())
@@ -198,7 +199,8 @@ struct FieldErrorStoreTests {
         store.publish(data: ["a": ["list": nil]], for: descriptor, errors: [GraphQLError(message: "no list", path: ["a", "list"])])
         let read = store.read(descriptor)
         #expect(!read.isMissing)
-        let typed = try #require(Store.typedRead(RequiredListData.self, try #require(read.data), variables: [:]))
+        let object = try #require(read.data)
+        let typed = try #require(Store.typedRead(RequiredListData.self, object, variables: [:]))
         guard case .failure(let failure) = typed else {
             Issue.record("the read fails")
             return
