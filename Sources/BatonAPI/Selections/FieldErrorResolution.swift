@@ -301,8 +301,8 @@ extension SelectionSet {
         try _resolvingFieldErrorsCatching(checked: object, variables: variables, log: log).data
     }
 
-    /// As ``_resolvingFieldErrors(checked:variables:log:)``, with what a `@catch` on the root
-    /// (``__catchTarget``) caught: the data is `nil` then, and `caught` holds the field errors
+    /// As `_resolvingFieldErrors(checked:variables:log:)`, with what a `@catch` on the root
+    /// (`__catchTarget`) caught: the data is `nil` then, and `caught` holds the field errors
     /// in it, or the failure of a `@required(action: THROW)`, `@throwOnFieldError` or a
     /// `@required` null that reached the root.
     public static func _resolvingFieldErrorsCatching(
