@@ -547,7 +547,9 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
                 result = theirs
                 records[id] = nil
             case (.present(let edits)?, .present(let theirs)?):
-                result = RecordState.layered(.present(edits), over: .present(theirs))
+                // Field ages merge field by field: the other writer's dates of fields this
+                // commit does not write stay.
+                result = .present(FieldAges.layered(edits, over: theirs))
                 records[id] = .some(result)
             default:
                 result = mine

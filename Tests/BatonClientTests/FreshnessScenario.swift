@@ -170,6 +170,45 @@ struct FreshnessScenario {
         #expect(quiet.requestCount == 1)
     }
 
+    /// `QueryObserver(refetchWhenStale:)` (and `@Query`'s, which makes one): the observer's watch
+    /// fetches again once its data goes stale, and shows the new data; without it nothing waits
+    /// on the clock.
+    @Test @MainActor func aQueryObserverRefetchesWhenItsDataGoesStale() async throws {
+        enqueue(cacheControl: "max-age=60")
+        let observer = QueryObserver(client: client, query: HeroRecordIDQuery(), refetchWhenStale: true)
+        try await waitUntil { observer.data?.hero?.name == "R2-D2" }
+        try await waitUntil { clock.sleeperCount == 1 }
+        enqueue(name: "Artoo", cacheControl: "max-age=60")
+        clock.advance(by: .seconds(2))  // Droid.name's max age
+        try await waitUntil { observer.data?.hero?.name == "Artoo" }
+        #expect(requestCount == 2)
+
+        let quiet = FreshnessScenario()
+        quiet.enqueue()
+        let plain = QueryObserver(client: quiet.client, query: HeroRecordIDQuery())
+        try await waitUntil { plain.data != nil }
+        quiet.clock.advance(by: .seconds(100))
+        for _ in 0..<100 { await Task.yield() }
+        #expect(quiet.clock.sleeperCount == 0)
+        #expect(quiet.requestCount == 1)
+    }
+
+    /// A max age of zero (here the client's for `Droid.name`; the schema's
+    /// `@cacheControl(maxAge: 0)` reads the same): the data is stored but never fresh, so a
+    /// cache-first fetch goes to the server each time, and a store-only read answers, flagged.
+    @Test func aMaxAgeOfZeroIsStoredButNeverFresh() async throws {
+        let scenario = FreshnessScenario(freshness: CacheFreshness(maxAgeByField: ["Droid": ["name": .zero]]))
+        scenario.enqueue()
+        _ = try await scenario.client.fetch(query: HeroRecordIDQuery())
+        scenario.enqueue(name: "Artoo")
+        #expect(try await scenario.client.fetch(query: HeroRecordIDQuery()).source == .server)
+        #expect(scenario.requestCount == 2)
+        let cached = try await scenario.client.fetch(query: HeroRecordIDQuery(), cachePolicy: .returnCacheDataDontFetch)
+        #expect(cached.source == .cache)
+        #expect(cached.isStale)
+        #expect(cached.data?.hero?.name == "Artoo")
+    }
+
     /// A watch does not refetch in a loop data that arrives already stale (`no-cache`).
     @Test func aWatchDoesNotRefetchDataThatArrivesStale() async throws {
         enqueue(cacheControl: "no-cache")

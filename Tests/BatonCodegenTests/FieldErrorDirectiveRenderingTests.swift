@@ -126,4 +126,94 @@ struct FieldErrorDirectiveRenderingTests {
             """
         try await TypeCheck.generated(try generate(), uses: ["Uses.swift": uses])
     }
+
+    // MARK: @catch on operations, fragments and inline fragments (Relay's places for it)
+
+    static let caughtDocuments = """
+        fragment CaughtBits on User @catch { name @required(action: THROW) email }
+        fragment NullBits on User @catch(to: NULL) { age }
+        query Caught @catch {
+          me {
+            id
+            ...CaughtBits
+            ...NullBits
+            ... on User @alias(as: "named") @catch { nicknames @required(action: THROW) }
+          }
+        }
+        query Plain { users { id ...CaughtBits } }
+        """
+
+    func generate(documents: String) throws -> GeneratedOutput {
+        let generation = try Generation()
+        defer { generation.remove() }
+        try generation.write("schema.graphqls", Self.schema)
+        try generation.write("caught.graphql", documents)
+        return try generation.generate(schemaPaths: [generation.path("schema.graphqls")])
+    }
+
+    @Test func catchOnAnOperationAFragmentAndAnAliasedInlineFragmentMakesTheirAccessorsResults() throws {
+        let output = try generate(documents: Self.caughtDocuments)
+        let caught = try file(output, "CaughtQuery")
+        // The operation: its root read catches (see GraphQLResult.catchResult).
+        #expect(caught.contains("public static var __catchTarget: BatonAPI.FieldErrorHandling.CatchTarget? { .result }"))
+        // The spreads say so, and their accessors hold what was caught.
+        #expect(caught.contains(#".fragment("CaughtBits", on: CaughtBits.__parentType, catching: .result, selections: CaughtBits.__selections)"#))
+        #expect(caught.contains(#".fragment("NullBits", on: NullBits.__parentType, catching: .null, selections: NullBits.__selections)"#))
+        #expect(
+            caught.contains(
+                #"public var caughtBits: Result<CaughtBits, BatonAPI.GraphQLFieldError> { __data._catchingResult("__caught:fragment:CaughtBits") { () -> CaughtBits in _toFragment() } }"#
+            ))
+        #expect(caught.contains(#"public var nullBits: NullBits? { __data._catchingNull("__caught:fragment:NullBits") { () -> NullBits? in _toFragment() } }"#))
+        // A caught fragment's fields are read through it only, not merged into the parent.
+        #expect(!caught.contains("public var name:"))
+        #expect(!caught.contains("public var age:"))
+        // The aliased inline fragment.
+        #expect(caught.contains(#"catching: .result, alias: "named", selections: Named.__selections)"#))
+        #expect(caught.contains("public var named: Result<Named, BatonAPI.GraphQLFieldError>? { __data._catchingConditionalResult(\"__caught:inline:named\")"))
+        // The fragment's own type catches when read on its own.
+        let bits = try file(output, "CaughtBits")
+        #expect(bits.contains("public static var __catchTarget: BatonAPI.FieldErrorHandling.CatchTarget? { .result }"))
+        let null = try file(output, "NullBits")
+        #expect(null.contains("public static var __catchTarget: BatonAPI.FieldErrorHandling.CatchTarget? { .null }"))
+    }
+
+    /// Relay's rule: `@catch` on an inline fragment needs `@alias`, or its fields would be read
+    /// with the parent's, outside what it catches.
+    @Test func catchOnAnInlineFragmentWithoutAliasIsALocatedError() throws {
+        do {
+            _ = try generate(documents: "query Bad { me { ... on User @catch { name } } }")
+            Issue.record("generated")
+        } catch let errors as CodegenErrors {
+            #expect("\(errors)".contains("@catch on an inline fragment needs @alias"), "\(errors)")
+        }
+    }
+
+    @Test func caughtAccessorsTypeCheckWithTheirReaders() async throws {
+        let uses = """
+            import BatonAPI
+
+            func show(_ result: GraphQLResult<CaughtQuery.Data>, _ plain: PlainQuery.Data) -> [String] {
+                var lines: [String] = []
+                switch result.catchResult {
+                case .success(let data)?:
+                    if let me = data.me {
+                        lines.append(me.id)
+                        switch me.fragments.caughtBits {
+                        case .success(let bits): lines.append(bits.name + (bits.email ?? ""))
+                        case .failure(let error): lines.append(error.message)
+                        }
+                        lines.append(me.fragments.nullBits?.age.map(String.init) ?? "-")
+                        if case .success(let named)? = me.named { lines += named.nicknames.compactMap { $0 } }
+                    }
+                case .failure(let error)?: lines.append(error.description)
+                case nil: break
+                }
+                for user in plain.users ?? [] {
+                    if let user, case .success(let bits) = user.fragments.caughtBits { lines.append(bits.name) }
+                }
+                return lines
+            }
+            """
+        try await TypeCheck.generated(try generate(documents: Self.caughtDocuments), uses: ["Uses.swift": uses])
+    }
 }

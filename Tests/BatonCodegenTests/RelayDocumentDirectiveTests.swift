@@ -80,7 +80,8 @@ struct RelayDocumentDirectiveTests {
 
             func read(_ data: MeQuery.Data) -> [String?] {
                 let email: String? = data.viewer?.email
-                let count: Int? = data.viewer?.totalCount
+                // `@catch` on UserCounts: read through its own accessor, a Result.
+                let count: Int? = (try? data.viewer?.fragments.userCounts.get())?.totalCount
                 let texts: [String] = (data.viewer?.todos.edges ?? []).compactMap { $0?.node?.text }
                 let rows: [TodoRow] = (data.viewer?.todos.edges ?? []).compactMap { $0?.node?.fragments.todoRow }
                 let done: [Bool] = (data.viewer?.fragments.userTodos.todos.edges ?? []).compactMap { $0?.node?.fragments.todoDone.complete }

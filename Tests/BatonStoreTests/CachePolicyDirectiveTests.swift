@@ -1,3 +1,4 @@
+import BatonTestSupport
 import BatonAPI
 import BatonSQLite
 import BatonStore

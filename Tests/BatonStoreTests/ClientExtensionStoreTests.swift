@@ -1,3 +1,4 @@
+import BatonTestSupport
 import BatonAPI
 import BatonStore
 import Foundation

@@ -114,4 +114,110 @@ struct FieldErrorStoreTests {
         let older = Array(#"{"__id":"User:1","__typename":"User","fields":{"age":{"v":3},"name":{"v":null}}}"#.utf8)
         #expect(try RecordCoding.decode(older) == Record(id: "User:1", typename: "User", fields: ["age": .scalar(3), "name": .null]))
     }
+
+    // MARK: Items of lists of scalars
+
+    /// `{ a { list } }` with `list: [Int]`, and `list @catch(to: RESULT)`.
+    static func numbers(catching: Bool = false) -> OperationDescriptor {
+        OperationDescriptor(
+            name: "Numbers",
+            selections: [
+                .field(
+                    "a", type: .object("A"),
+                    selections: [
+                        .field(
+                            "list", type: .list(.scalar("Int")), errorHandling: catching ? FieldErrorHandling(catchTarget: .result) : nil)
+                    ])
+            ], variables: [:], rootType: "Query")
+    }
+    static let numbersData: JSONObject = ["a": ["list": [1, 2, nil, 4]]]
+    static let thirdNumberError = GraphQLError(message: "no third number", path: ["a", "list", 2])
+
+    @Test func anErrorAtAnItemOfAListOfScalarsIsKeptForThatItem() throws {
+        let store = Store()
+        store.publish(data: Self.numbersData, for: Self.numbers(), errors: [Self.thirdNumberError])
+        let read = store.read(Self.numbers())
+        #expect(!read.isMissing)
+        #expect(read.fieldErrors == [Self.thirdNumberError])
+        let list = try #require(read.data?["a"]?["list"]?.listValue)
+        #expect(list.count == 4)
+        #expect(list[0] == 1)
+        #expect(list[1] == 2)
+        #expect(FieldErrorMarker.errors(in: list[2]) == [Self.thirdNumberError])
+        #expect(list[3] == 4)
+        // The accessor `[Int?]` reads the item as the null the server sent; the others as they are.
+        #expect([Int?]._fromJSON(.list(list)) == [1, 2, nil, 4])
+        // `@catch(to: RESULT)` on the list catches the item's error.
+        var path: [ResponsePath.Component] = []
+        let object = try #require(read.data)
+        let caught = try #require(
+            try SelectionPlan(Self.numbers(catching: true).selections, parentType: "Query", variables: [:])
+                .resolveFieldErrors(object, path: &path) { _ in })
+        #expect(FieldErrorMarker.errors(in: caught["a"]?["list"] ?? .null) == [Self.thirdNumberError])
+        // A later response overwrites the item's error.
+        store.publish(data: ["a": ["list": [1, 2, 3, 4]]], for: Self.numbers())
+        #expect(store.read(Self.numbers()).fieldErrors.isEmpty)
+        #expect(store.read(Self.numbers()).data == ["a": ["list": [1, 2, 3, 4]]])
+    }
+
+    @Test func theExecutorsDataHasTheItemsErrorAtItsPlace() throws {
+        let prepared = try Store().prepare(data: Self.numbersData, for: Self.numbers(), errors: [Self.thirdNumberError])
+        let list = try #require(prepared.data["a"]?["list"]?.listValue)
+        #expect(FieldErrorMarker.errors(in: list[2]) == [Self.thirdNumberError])
+        #expect(list[3] == 4)
+    }
+
+    @Test func itemErrorsOfAListOfScalarsSurviveARestartOfTheSQLiteCache() async throws {
+        try await withTemporaryFolder { folder in
+            let url = folder.appendingPathComponent("cache.sqlite")
+            do {
+                let store = Store(cache: try SQLiteNormalizedCache(fileURL: url))
+                store.publish(data: Self.numbersData, for: Self.numbers(), errors: [Self.thirdNumberError])
+                store.waitUntilPersisted()
+                #expect(store.takePersistenceErrors().isEmpty)
+            }
+            let reopened = Store(cache: try SQLiteNormalizedCache(fileURL: url))
+            let read = reopened.read(Self.numbers())
+            #expect(!read.isMissing)
+            #expect(read.fieldErrors == [Self.thirdNumberError])
+        }
+        let record = Record(id: "client:root:a", typename: "A", fields: ["list": .list([.scalar(1), .fieldErrors([Self.thirdNumberError]), .scalar(.null)])])
+        #expect(try RecordCoding.decode(RecordCoding.encode(record)) == record)
+    }
+
+    // MARK: Reads that @required(action: THROW) fails
+
+    @Test func aStoreReadThatRequiredThrowFailsIsItsErrorNotAMiss() throws {
+        let descriptor = OperationDescriptor(
+            name: "Required",
+            selections: [
+                .field(
+                    "a", type: .object("A"),
+                    selections: [.field("list", type: .list(.scalar("Int")), errorHandling: FieldErrorHandling(required: .throw))])
+            ], variables: [:], rootType: "Query")
+        let store = Store()
+        store.publish(data: ["a": ["list": nil]], for: descriptor, errors: [GraphQLError(message: "no list", path: ["a", "list"])])
+        let read = store.read(descriptor)
+        #expect(!read.isMissing)
+        let object = try #require(read.data)
+        let typed = try #require(Store.typedRead(RequiredListData.self, object, variables: [:]))
+        guard case .failure(let failure) = typed else {
+            Issue.record("the read fails")
+            return
+        }
+        #expect(failure.path == ["a", "list"])
+        #expect(failure.fieldErrors.map(\.message) == ["no list"])
+    }
+}
+
+/// `{ a { list @required(action: THROW) } }`
+struct RequiredListData: RootSelectionSet {
+    static let __parentType = TypeCondition("Query")
+    static let __selections: [Selection] = [
+        .field(
+            "a", type: .object("A"),
+            selections: [.field("list", type: .list(.scalar("Int")), errorHandling: FieldErrorHandling(required: .throw))])
+    ]
+    let __data: DataDict
+    init(_dataDict: DataDict) { __data = _dataDict }
 }

@@ -130,6 +130,31 @@ struct SharedCacheTests {
         }
     }
 
+    /// Field ages through the merge: store B writes a record store A wrote before (so its write
+    /// is merged over A's stored copy); the fields B wrote carry B's date in the file, in B's
+    /// memory and in A's, not A's older one (the two-store model test's disagreement with ages:
+    /// the edits merged over the stored copy had no ages, so the stored dates stayed).
+    @Test func aCommitMergedOverAnotherStoresCopyKeepsItsOwnFieldAges() async throws {
+        try await withTemporaryFolder { folder in
+            let url = folder.appendingPathComponent("ages.sqlite")
+            let clock = TestClock()
+            let freshness = CacheFreshness(defaultMaxAge: .seconds(10))
+            let a = Store(cache: try SQLiteNormalizedCache(fileURL: url), freshness: freshness, clock: clock)
+            let b = Store(cache: try SQLiteNormalizedCache(fileURL: url), freshness: freshness, clock: clock)
+            a.publish(data: Self.userData(1), for: Self.user("1"), received: ResponseAge())
+            a.waitUntilPersisted()
+            #expect(!b.read(Self.user("1")).isMissing)
+            clock.advance(seconds: 3)
+            b.publish(data: Self.userData(1, name: "again"), for: Self.user("1"), received: ResponseAge())
+            b.waitUntilPersisted()
+            let expected = clock.now.addingTimeInterval(10)
+            #expect(b.read(Self.user("1")).staleAt == expected)
+            #expect(a.read(Self.user("1")).staleAt == expected)
+            let reopened = Store(cache: try SQLiteNormalizedCache(fileURL: url), freshness: freshness, clock: clock)
+            #expect(reopened.read(Self.user("1")).staleAt == expected)
+        }
+    }
+
     /// Two stores over one file in one process publish different queries at once, without
     /// waiting for each other: both root fields survive (the root record is merged field by
     /// field), and a third store reads both queries.

@@ -19,6 +19,12 @@ public struct SeededGenerator: RandomNumberGenerator {
         z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
         return z ^ (z >> 31)
     }
+
+    /// A number in `0..<upperBound` (the next value modulo the bound: every run of a seed takes
+    /// the same steps).
+    public mutating func next(upperBound: Int) -> Int {
+        Int(next() % UInt64(upperBound))
+    }
 }
 
 /// Mutations of a fuzz target's corpus, as libFuzzer's default mutators make them (bit flips,

@@ -10,8 +10,16 @@ extension BatonClient {
     func typedData<T: SelectionSet>(
         _ type: T.Type, checked object: JSONObject, variables: JSONObject, operationName: String
     ) throws(BatonError) -> T? {
+        try typedDataCatching(type, checked: object, variables: variables, operationName: operationName).data
+    }
+
+    /// As ``typedData(_:checked:variables:operationName:)``, with what a `@catch(to: RESULT)`
+    /// on the root caught (the data is `nil` then).
+    func typedDataCatching<T: SelectionSet>(
+        _ type: T.Type, checked object: JSONObject, variables: JSONObject, operationName: String
+    ) throws(BatonError) -> (data: T?, caught: GraphQLFieldError?) {
         do {
-            return try T._resolvingFieldErrors(checked: object, variables: variables) { path in
+            return try T._resolvingFieldErrorsCatching(checked: object, variables: variables) { path in
                 logger.warning("\(operationName): @required field is null at \(path); its parent reads as null")
             }
         } catch {
@@ -24,12 +32,13 @@ extension BatonClient {
     /// when a `@required(action: NONE | LOG)` null reached the root.
     func typedData<T: SelectionSet>(
         _ type: T.Type, unchecked object: JSONObject, variables: JSONObject, operationName: String
-    ) throws(BatonError) -> (matches: Bool, data: T?) {
+    ) throws(BatonError) -> (matches: Bool, data: T?, caught: GraphQLFieldError?) {
         do {
             try SelectionPlan(T.__selections, parentType: T.__parentType.name, variables: variables).validate(object)
         } catch {
-            return (false, nil)
+            return (false, nil, nil)
         }
-        return (true, try typedData(type, checked: object, variables: variables, operationName: operationName))
+        let read = try typedDataCatching(type, checked: object, variables: variables, operationName: operationName)
+        return (true, read.data, read.caught)
     }
 }

@@ -85,8 +85,8 @@ extension BatonClient {
         }
         // Field errors are in the data where the server nulled a field for them (the executor put
         // them there); `@catch`, `@required` and `@throwOnFieldError` apply to them here.
-        let data = try typedData(Operation.Data.self, checked: prepared.data, variables: descriptor.variables, operationName: name)
-        let result = GraphQLResult(data: data, errors: errors, extensions: extensions, source: .server)
+        let read = try typedDataCatching(Operation.Data.self, checked: prepared.data, variables: descriptor.variables, operationName: name)
+        let result = GraphQLResult(data: read.data, errors: errors, extensions: extensions, source: .server, caughtFieldError: read.caught)
         return readBackIfNeeded(result, for: operation, response: response, published: writes)
     }
 }

@@ -404,7 +404,7 @@ public final class BatonClient: Sendable {
         let load = store.load(OperationDescriptor(operation: query))
         guard !load.read.isMissing, let object = load.read.data else { return (nil, false, nil, load.read.staleAt) }
         let errors = load.read.fieldErrors.isEmpty ? nil : load.read.fieldErrors
-        let read: (matches: Bool, data: Query.Data?)
+        let read: (matches: Bool, data: Query.Data?, caught: GraphQLFieldError?)
         do {
             read = try typedData(Query.Data.self, unchecked: object, variables: query.variablesJSON, operationName: Query.operationName)
         } catch {
@@ -414,7 +414,8 @@ public final class BatonClient: Sendable {
         // `@required` null that reached the root is an answer with no data.
         guard read.matches else { return (nil, false, nil, load.read.staleAt) }
         let result = GraphQLResult(
-            data: read.data, errors: errors, extensions: nil, source: .cache, isStale: load.availability == .stale)
+            data: read.data, errors: errors, extensions: nil, source: .cache, isStale: load.availability == .stale,
+            caughtFieldError: read.caught)
         return (result, load.isUsable(maxStale: maxStale ?? store.freshness.maxStale), nil, load.read.staleAt)
     }
 }

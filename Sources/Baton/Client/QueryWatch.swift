@@ -19,6 +19,10 @@ extension BatonClient {
     ///   `refetchOnFailedUpdates` is false; then it emits a result without `data` whose error
     ///   says the store can no longer read the query, so "nothing changed" (no emission) and
     ///   "can no longer be read" are told apart.
+    /// - When `@required(action: THROW)` or `@throwOnFieldError` fails the read of the store's
+    ///   data, the watch emits a result without `data` whose errors are the field errors that
+    ///   failed it and one with ``fieldErrorThrownErrorCode``, and does not refetch (the server
+    ///   would answer the same); it goes on, and emits again when the data reads.
     /// - A slow consumer gets the newest result: older ones waiting in the buffer are dropped.
     /// - A failed fetch ends the sequence with the error.
     /// - With `refetchWhenStale`, the watch fetches the query again (`.fetchIgnoringCacheData`)
@@ -47,6 +51,11 @@ extension BatonClient {
 
 /// The error of a watch's result when the store can no longer read its query whole.
 public let storeCannotReadQueryErrorCode = "BATON_STORE_CANNOT_READ_QUERY"
+
+/// The error of a watch's result when `@required(action: THROW)` or `@throwOnFieldError` fails
+/// the read of the store's data (the result has no data; the field errors that failed it come
+/// beside this error, and `QueryObserver` shows ``BatonError/fieldErrorThrown(operationName:_:)``).
+public let fieldErrorThrownErrorCode = "BATON_FIELD_ERROR_THROWN"
 
 /// One `watch`: its store subscription, retention, and fetches.
 final class QueryWatch<Query: GraphQLQuery>: Sendable {
@@ -98,8 +107,8 @@ final class QueryWatch<Query: GraphQLQuery>: Sendable {
         }
         // The first answer: one read decides (the same rule as `fetch`).
         let cached = client.cacheAnswer(for: query, maxStale: maxStale)
-        let plan = CachePolicyPlan(cachePolicy, hasData: cached.result != nil, isFresh: cached.isFresh)
-        if plan.answersFromCache, let result = cached.result {
+        let plan = CachePolicyPlan(cachePolicy, hasData: cached.result != nil || cached.thrown != nil, isFresh: cached.isFresh)
+        if plan.answersFromCache, let result = cached.result ?? cached.thrown.map(Self.failedRead) {
             emit(result)
             if !plan.fetches { refetch(whenStaleAt: cached.staleAt) }
         }
@@ -159,15 +168,39 @@ final class QueryWatch<Query: GraphQLQuery>: Sendable {
         continuation.yield(result)
     }
 
+    /// The result that says `@required(action: THROW)` or `@throwOnFieldError` failed the read
+    /// of the store's data: no data, the field errors that failed it and an error with
+    /// ``fieldErrorThrownErrorCode``.
+    static func failedRead(_ error: BatonError) -> GraphQLResult<Query.Data> {
+        guard case .fieldErrorThrown(_, let failure) = error else {
+            return GraphQLResult(data: nil, errors: [GraphQLError(message: "\(error)")], extensions: nil, source: .cache)
+        }
+        let thrown = GraphQLError(
+            message: "\(Query.operationName): \(failure)", path: failure.path, extensions: ["code": .string(fieldErrorThrownErrorCode)])
+        var result = GraphQLResult<Query.Data>(data: nil, errors: failure.fieldErrors + [thrown], extensions: nil, source: .cache)
+        result.readFailure = failure
+        return result
+    }
+
     /// A change published by anything but this watch's own fetch.
     private func storeChanged(_ read: ReadResult) {
-        if !read.isMissing, let object = read.data,
-            let data = try? Query.Data(jsonObject: object, variables: query.variablesJSON)
-        {
-            // Field errors kept in the store come with the data they sit in.
-            let result = GraphQLResult(
-                data: data, errors: read.fieldErrors.isEmpty ? nil : read.fieldErrors, extensions: nil, source: .cache,
-                isStale: read.isStale(at: client.store.clock.now))
+        var typed: (matches: Bool, data: Query.Data?, caught: GraphQLFieldError?)?
+        var thrown: BatonError?
+        if !read.isMissing, let object = read.data {
+            do {
+                typed = try client.typedData(Query.Data.self, unchecked: object, variables: query.variablesJSON, operationName: Query.operationName)
+            } catch {
+                thrown = error
+            }
+        }
+        if thrown != nil || typed?.matches == true {
+            // Field errors kept in the store come with the data they sit in; a read that the
+            // field-error directives fail is an answer too (an error, not a miss to refetch).
+            let result =
+                thrown.map(Self.failedRead)
+                ?? GraphQLResult(
+                    data: typed?.data, errors: read.fieldErrors.isEmpty ? nil : read.fieldErrors, extensions: nil, source: .cache,
+                    isStale: read.isStale(at: client.store.clock.now), caughtFieldError: typed?.caught)
             let held = state.withLock { state -> Bool in
                 guard state.publishingOwnFetch else { return false }
                 state.held = result

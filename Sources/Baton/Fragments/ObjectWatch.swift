@@ -14,6 +14,10 @@ public struct ObjectSnapshot<S: SelectionSet>: Sendable {
     public let isStale: Bool
     /// When the data goes stale (`nil`: never).
     public let staleAt: Date?
+    /// Why there is no data although the store has all of it: `@required(action: THROW)` or
+    /// `@throwOnFieldError` failed the read (the path, and the field errors that failed it), or
+    /// a `@catch` on the fragment caught a field error.
+    public let error: SelectionSetDecodingError?
 }
 
 extension OperationDescriptor {
@@ -33,14 +37,20 @@ extension BatonClient {
     /// holds it now, then again each time a field it reads changes (the store's watcher index
     /// re-reads only watchers whose records changed, and a re-read that gives the same data emits
     /// nothing). Nothing is emitted while the data is missing or the record deleted: use
-    /// ``snapshots(of:id:variables:)`` to hear of those. The record is retained while the sequence
-    /// is consumed.
+    /// ``snapshots(of:id:variables:)`` to hear of those. A read that the field-error directives
+    /// fail (`@required(action: THROW)`, `@throwOnFieldError`) ends the sequence with
+    /// ``BatonError/fieldErrorThrown(operationName:_:)`` (the snapshots go on through such states).
+    /// The record is retained while the sequence is consumed.
     public func watch<S: SelectionSet>(object: S.Type, id: DataID, variables: JSONObject = [:]) -> AsyncThrowingStream<S, any Error> {
         let snapshots = snapshots(of: S.self, id: id, variables: variables)
         return AsyncThrowingStream { continuation in
             let task = Task {
                 for await snapshot in snapshots {
                     if let data = snapshot.data { continuation.yield(data) }
+                    if let error = snapshot.error {
+                        continuation.finish(throwing: BatonError.fieldErrorThrown(operationName: Self.selectionSetName(S.self), error))
+                        return
+                    }
                 }
                 continuation.finish()
             }
@@ -79,7 +89,20 @@ extension BatonClient {
     }
 
     static func snapshot<S: SelectionSet>(_: S.Type, _ read: ReadResult, variables: JSONObject, now: Date) -> ObjectSnapshot<S> {
-        let data = read.isMissing ? nil : read.data.flatMap { try? S(jsonObject: $0, variables: variables) }
-        return ObjectSnapshot(data: data, isMissing: read.isMissing, isStale: read.isStale(at: now), staleAt: read.staleAt)
+        var data: S?
+        var error: SelectionSetDecodingError?
+        if !read.isMissing, let object = read.data {
+            switch Store.typedRead(S.self, object, variables: variables) {
+            case .success(let typed)?: data = typed
+            case .failure(let failure)?: error = failure
+            case nil: break  // records edited into another shape: no data
+            }
+        }
+        return ObjectSnapshot(data: data, isMissing: read.isMissing, isStale: read.isStale(at: now), staleAt: read.staleAt, error: error)
+    }
+
+    /// A fragment's name, or the selection set's type name.
+    static func selectionSetName<S: SelectionSet>(_: S.Type) -> String {
+        (S.self as? any GraphQLFragment.Type)?.fragmentName ?? String(describing: S.self)
     }
 }

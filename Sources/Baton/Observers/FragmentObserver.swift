@@ -23,7 +23,10 @@ public final class FragmentObserver<F: GraphQLFragment> {
     /// last read it for this observer (on load, and at each change of what the fragment reads).
     /// Observable.
     public private(set) var isStale = false
-    /// Why there is no data to follow (a reference without a record ID). Observable.
+    /// Why there is no data to follow (a reference without a record ID), or why the store's
+    /// data cannot be shown: ``BatonError/fieldErrorThrown(operationName:_:)`` when
+    /// `@required(action: THROW)` or `@throwOnFieldError` fails its read (cleared when a later
+    /// change reads). Observable.
     public private(set) var error: (any Error)?
 
     /// The record followed (`nil` until ``load(_:client:variables:)``).
@@ -79,7 +82,9 @@ public final class FragmentObserver<F: GraphQLFragment> {
         generation += 1
         let generation = self.generation
         // The store's data now: a view shows it on its first frame.
-        data = client.readFragment(F.self, id: id, variables: values)
+        let now = client.fragmentSnapshot(F.self, id: id, variables: values)
+        data = now.data
+        error = now.error.map { BatonError.fieldErrorThrown(operationName: F.fragmentName, $0) }
         let updates = client.snapshots(of: F.self, id: id, variables: values)
         tasks.replace(
             "watch",
@@ -89,14 +94,27 @@ public final class FragmentObserver<F: GraphQLFragment> {
                     // Data going missing keeps what is shown (a page on its way); a deleted record empties it.
                     if snapshot.data != nil || !snapshot.isMissing, self.data != snapshot.data { self.data = snapshot.data }
                     if self.isStale != snapshot.isStale { self.isStale = snapshot.isStale }
+                    self.show(snapshot.error)
                 }
             })
+    }
+
+    /// Shows a read failure (or clears the one shown).
+    private func show(_ failure: SelectionSetDecodingError?) {
+        if let failure {
+            error = BatonError.fieldErrorThrown(operationName: F.fragmentName, failure)
+        } else if let shown = error as? BatonError, case .fieldErrorThrown = shown {
+            error = nil
+        }
     }
 
     /// Reads the fragment from the store again now (after a fetch that published to it), without
     /// waiting for the watch to deliver it.
     func refresh() {
-        guard let client, let recordID, let fragment = client.readFragment(F.self, id: recordID, variables: variables) else { return }
+        guard let client, let recordID else { return }
+        let now = client.fragmentSnapshot(F.self, id: recordID, variables: variables)
+        show(now.error)
+        guard let fragment = now.data else { return }
         if data != fragment { data = fragment }
     }
 
@@ -112,10 +130,10 @@ extension FragmentObserver where F: GraphQLRefetchableFragment {
 }
 
 extension BatonClient {
-    /// The fragment on record `id` as the store holds it now, or `nil` when its data is missing.
-    func readFragment<F: GraphQLFragment>(_: F.Type, id: DataID, variables: JSONObject) -> F? {
+    /// The fragment on record `id` as the store holds it now, with the failure of its read by
+    /// the field-error directives.
+    func fragmentSnapshot<F: GraphQLFragment>(_: F.Type, id: DataID, variables: JSONObject) -> ObjectSnapshot<F> {
         let read = store.read(OperationDescriptor(fragment: F.self, id: id, variables: variables))
-        guard !read.isMissing, let object = read.data else { return nil }
-        return try? F(jsonObject: object, variables: variables)
+        return Self.snapshot(F.self, read, variables: variables, now: store.clock.now)
     }
 }

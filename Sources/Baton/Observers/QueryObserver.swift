@@ -28,7 +28,10 @@ public final class QueryObserver<Query: GraphQLQuery> {
         case loading
         /// The newest result (GraphQL errors, if any, are in it, beside partial data).
         case success(GraphQLResult<Query.Data>)
-        /// The fetch failed (a transport or parse failure, or a cache miss with `.returnCacheDataDontFetch`).
+        /// The fetch failed (a transport or parse failure, or a cache miss with
+        /// `.returnCacheDataDontFetch`), or the data read fails `@required(action: THROW)` or
+        /// `@throwOnFieldError` (``BatonError/fieldErrorThrown(operationName:_:)``; the observer
+        /// goes on following the store then).
         case failure(any Error)
     }
 
@@ -43,20 +46,27 @@ public final class QueryObserver<Query: GraphQLQuery> {
     @ObservationIgnored public private(set) var client: BatonClient?
     /// The cache policy of the first answer.
     @ObservationIgnored public private(set) var cachePolicy: CachePolicy
+    /// Whether the query is fetched again (`.fetchIgnoringCacheData`) once when the data shown
+    /// goes stale (a field passes its max age, see `CacheFreshness`), as
+    /// `BatonClient.watch(query:refetchWhenStale:)` does; not with `.returnCacheDataDontFetch`.
+    @ObservationIgnored public private(set) var refetchWhenStale: Bool
     private let tasks = ObserverTasks()
     @ObservationIgnored private var generation = 0
     @ObservationIgnored private var watchEnded = false
 
-    /// Loads `query` with `client` at once and follows it.
-    public init(client: BatonClient, query: Query, cachePolicy: CachePolicy = .default) {
+    /// Loads `query` with `client` at once and follows it; with `refetchWhenStale`, fetches it
+    /// again when the data shown goes stale.
+    public init(client: BatonClient, query: Query, cachePolicy: CachePolicy = .default, refetchWhenStale: Bool = false) {
         self.cachePolicy = cachePolicy
+        self.refetchWhenStale = refetchWhenStale
         load(query, client: client)
     }
 
     /// An observer that loads nothing until ``load(_:client:cachePolicy:)`` (what `@Query` makes
     /// before the environment gives it a client).
-    public init(cachePolicy: CachePolicy = .default) {
+    public init(cachePolicy: CachePolicy = .default, refetchWhenStale: Bool = false) {
         self.cachePolicy = cachePolicy
+        self.refetchWhenStale = refetchWhenStale
     }
 
     /// The data of the newest result, if any. Observable (through `state`).
@@ -81,13 +91,16 @@ public final class QueryObserver<Query: GraphQLQuery> {
         self.cachePolicy = policy
         // The store's answer now, when the policy gives one: no loading flash for cached data.
         let cached = client.cacheAnswer(for: query)
-        let plan = CachePolicyPlan(policy, hasData: cached.result != nil, isFresh: cached.isFresh)
+        let plan = CachePolicyPlan(policy, hasData: cached.result != nil || cached.thrown != nil, isFresh: cached.isFresh)
         if plan.answersFromCache, let result = cached.result {
             state = .success(result)
+        } else if plan.answersFromCache, let thrown = cached.thrown {
+            // `@required(action: THROW)` or `@throwOnFieldError` failed the store's data: shown, not read as a miss.
+            state = .failure(thrown)
         } else if !isLoading {
             state = .loading
         }
-        follow(client.sharedWatches.join(query, cachePolicy: policy, client: client))
+        follow(client.sharedWatches.join(query, cachePolicy: policy, refetchWhenStale: watchesStaleness(policy), client: client))
     }
 
     /// What `@Query` calls before each view update: loads with the environment's client, or
@@ -114,12 +127,20 @@ public final class QueryObserver<Query: GraphQLQuery> {
             state = .success(result)
             if watchEnded {
                 watchEnded = false
-                follow(client.sharedWatches.join(query, cachePolicy: .returnCacheDataElseFetch, client: client))
+                follow(
+                    client.sharedWatches.join(
+                        query, cachePolicy: .returnCacheDataElseFetch, refetchWhenStale: watchesStaleness(.returnCacheDataElseFetch),
+                        client: client))
             }
         } catch {
             if generation == self.generation, isLoading { state = .failure(error) }
             throw error
         }
+    }
+
+    /// Whether the watch for `policy` refetches stale data (never a store-only policy's).
+    private func watchesStaleness(_ policy: CachePolicy) -> Bool {
+        refetchWhenStale && policy != .returnCacheDataDontFetch
     }
 
     private var isLoading: Bool {
@@ -145,7 +166,13 @@ public final class QueryObserver<Query: GraphQLQuery> {
         guard generation == self.generation else { return }
         switch event {
         case .result(let result):
-            state = .success(result)
+            if let failure = result.readFailure {
+                // The store's data fails `@required(action: THROW)` or `@throwOnFieldError`: an
+                // error to show, while the watch goes on (a later response may mend it).
+                state = .failure(BatonError.fieldErrorThrown(operationName: Query.operationName, failure))
+            } else {
+                state = .success(result)
+            }
         case .failure(let error):
             watchEnded = true
             state = .failure(error)

@@ -15,6 +15,7 @@ final class SharedQueryWatches: Sendable {
         let operationIdentifier: String
         let variables: JSONObject
         let cachePolicy: CachePolicy
+        let refetchWhenStale: Bool
     }
 
     private let watches = Locked<[Key: any Sendable]>([:])
@@ -25,9 +26,11 @@ final class SharedQueryWatches: Sendable {
     /// Joins the shared watch of `query`, starting it if none runs: the stream gets the newest
     /// event at once (when there is one) and every later one; ending the stream leaves the watch.
     func join<Query: GraphQLQuery>(
-        _ query: Query, cachePolicy: CachePolicy, client: BatonClient
+        _ query: Query, cachePolicy: CachePolicy, refetchWhenStale: Bool = false, client: BatonClient
     ) -> AsyncStream<QueryWatchEvent<Query.Data>> {
-        let key = Key(operationIdentifier: Query.operationIdentifier, variables: query.variablesJSON, cachePolicy: cachePolicy)
+        let key = Key(
+            operationIdentifier: Query.operationIdentifier, variables: query.variablesJSON, cachePolicy: cachePolicy,
+            refetchWhenStale: refetchWhenStale)
         let (stream, continuation) = AsyncStream.makeStream(of: QueryWatchEvent<Query.Data>.self, bufferingPolicy: .bufferingNewest(1))
         let (watch, isNew) = watches.withLock { watches -> (SharedQueryWatch<Query>, Bool) in
             if let existing = watches[key] as? SharedQueryWatch<Query> { return (existing, false) }
@@ -37,7 +40,11 @@ final class SharedQueryWatches: Sendable {
         }
         let listener = watch.add(continuation)
         continuation.onTermination = { [weak self] _ in self?.leave(key, watch: watch, listener: listener) }
-        if isNew { watch.start(query: query, cachePolicy: cachePolicy, client: client) { [weak self] in self?.remove(key, watch: watch) } }
+        if isNew {
+            watch.start(query: query, cachePolicy: cachePolicy, refetchWhenStale: refetchWhenStale, client: client) { [weak self] in
+                self?.remove(key, watch: watch)
+            }
+        }
         return stream
     }
 
@@ -90,10 +97,12 @@ final class SharedQueryWatch<Query: GraphQLQuery>: Sendable {
         }
     }
 
-    func start(query: Query, cachePolicy: CachePolicy, client: BatonClient, ended: @escaping @Sendable () -> Void) {
+    func start(
+        query: Query, cachePolicy: CachePolicy, refetchWhenStale: Bool, client: BatonClient, ended: @escaping @Sendable () -> Void
+    ) {
         let task = Task {
             do {
-                for try await result in client.watch(query: query, cachePolicy: cachePolicy) {
+                for try await result in client.watch(query: query, cachePolicy: cachePolicy, refetchWhenStale: refetchWhenStale) {
                     broadcast(.result(result))
                 }
             } catch is CancellationError {

@@ -29,11 +29,12 @@
         private let query: Operation
 
         /// Loads `query` (with `cachePolicy`) once the view has a client; a view made again with
-        /// other variables loads those.
+        /// other variables loads those. With `refetchWhenStale`, the query is fetched again
+        /// when the data shown goes stale (see ``QueryObserver/refetchWhenStale``).
         @MainActor
-        public init(_ query: Operation, cachePolicy: CachePolicy = .default) {
+        public init(_ query: Operation, cachePolicy: CachePolicy = .default, refetchWhenStale: Bool = false) {
             self.query = query
-            _observer = State(initialValue: QueryObserver(cachePolicy: cachePolicy))
+            _observer = State(initialValue: QueryObserver(cachePolicy: cachePolicy, refetchWhenStale: refetchWhenStale))
         }
 
         /// The query's state: `.loading`, `.success(result)` or `.failure(error)`.

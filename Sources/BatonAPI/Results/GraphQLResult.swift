@@ -18,13 +18,23 @@ public struct GraphQLResult<Data: RootSelectionSet>: Sendable {
     /// For a result from the store: whether some of its data is stale (past its max age, or
     /// invalidated). A server's result is never stale.
     public let isStale: Bool
+    /// For an operation under `@catch(to: RESULT)` whose data read as `nil` for a field error
+    /// (or a `@required`/`@throwOnFieldError` failure): what was caught. See `catchResult`.
+    public let caughtFieldError: GraphQLFieldError?
+    /// For a watch's result from the store: the failure of its read by `@required(action: THROW)`
+    /// or `@throwOnFieldError` (the result's `errors` say so too), for observers to surface.
+    package var readFailure: SelectionSetDecodingError?
 
     /// A result; the client makes these.
-    public init(data: Data?, errors: [GraphQLError]?, extensions: JSONObject?, source: Source, isStale: Bool = false) {
+    public init(
+        data: Data?, errors: [GraphQLError]?, extensions: JSONObject?, source: Source, isStale: Bool = false,
+        caughtFieldError: GraphQLFieldError? = nil
+    ) {
         self.data = data
         self.errors = errors
         self.extensions = extensions
         self.source = source
         self.isStale = isStale
+        self.caughtFieldError = caughtFieldError
     }
 }

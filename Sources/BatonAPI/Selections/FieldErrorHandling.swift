@@ -45,14 +45,14 @@ public struct FieldErrorHandling: Sendable, Hashable {
 }
 
 extension Array where Element == Selection {
-    /// Whether any field (at any depth) has ``FieldErrorHandling``: typed data made from these
-    /// selections then goes through the field-error pass.
+    /// Whether any field (at any depth) has ``FieldErrorHandling``, or any fragment `@catch`:
+    /// typed data made from these selections then goes through the field-error pass.
     public var handlesFieldErrors: Bool {
         contains { selection in
             switch selection {
             case .field(let field): return field.errorHandling != nil || field.selections.handlesFieldErrors
-            case .inlineFragment(let fragment): return fragment.selections.handlesFieldErrors
-            case .fragmentSpread(let spread): return spread.selections.handlesFieldErrors
+            case .inlineFragment(let fragment): return fragment.catchTarget != nil || fragment.selections.handlesFieldErrors
+            case .fragmentSpread(let spread): return spread.catchTarget != nil || spread.selections.handlesFieldErrors
             }
         }
     }

@@ -15,7 +15,8 @@ extension SelectionPlan {
     package func resolveFieldErrors(
         _ object: JSONObject, path: inout [ResponsePath.Component], log: (ResponsePath) -> Void
     ) throws(FieldErrorFailure) -> JSONObject? {
-        let fields = self.object(for: object["__typename"]?.stringValue ?? parentType ?? "").fields
+        let planned = self.object(for: object["__typename"]?.stringValue ?? parentType ?? "")
+        let fields = planned.fields
         var result = object
         for entry in fields {
             guard let value = object[entry.responseKey] else { continue }
@@ -49,7 +50,112 @@ extension SelectionPlan {
             }
             result[entry.responseKey] = resolved
         }
+        for fragment in planned.caught {
+            if let caught = Self.resolveCaught(fragment, in: object, into: &result, path: &path, log: log) {
+                result[fragment.key] = fragment.target == .null ? .null : FieldErrorMarker.value(caught)
+            }
+        }
         return result
+    }
+
+    /// Reads a `@catch` fragment's selections on `object` on their own and puts what they
+    /// resolved into `result` (the object as the rest of the selections resolved it); returns
+    /// what it caught instead when a field error, a `@required` null or a failure is in its
+    /// fields (`result` is left alone then).
+    private static func resolveCaught(
+        _ fragment: CaughtFragment, in object: JSONObject, into result: inout JSONObject, path: inout [ResponsePath.Component],
+        log: (ResponsePath) -> Void
+    ) -> [GraphQLError]? {
+        let resolved: JSONObject
+        do throws(FieldErrorFailure) {
+            guard let value = try fragment.plan.resolveFieldErrors(object, path: &path, log: log) else {
+                return [GraphQLError(message: "a @required field of the fragment is null", path: ResponsePath(path))]
+            }
+            resolved = value
+        } catch {
+            return error.caughtErrors
+        }
+        var caught: [GraphQLError] = []
+        fragment.plan.collectSelectedErrors(in: resolved, into: &caught)
+        if !caught.isEmpty { return caught }
+        // Fields the fragment shares with the rest take what each reading changed; two
+        // readings that changed the same value differently cannot both be shown: the fragment
+        // fails rather than show data its types do not allow.
+        var merged = result
+        for entry in fragment.plan.object(for: object["__typename"]?.stringValue ?? fragment.plan.parentType ?? "").fields {
+            guard let mine = resolved[entry.responseKey] else { continue }
+            guard let theirs = merged[entry.responseKey], let original = object[entry.responseKey] else {
+                merged[entry.responseKey] = mine
+                continue
+            }
+            guard let value = mergeReadings(original: original, mine: mine, theirs: theirs) else {
+                return [
+                    GraphQLError(
+                        message: "the fragment reads \(entry.responseKey) unlike the selections around it", path: ResponsePath(path + [.key(entry.responseKey)]))
+                ]
+            }
+            merged[entry.responseKey] = value
+        }
+        result = merged
+        return nil
+    }
+
+    /// Two resolutions of one value: each part as the one that changed it has it; `nil` when
+    /// both changed a part differently.
+    private static func mergeReadings(original: JSONValue, mine: JSONValue, theirs: JSONValue) -> JSONValue? {
+        if mine == theirs || mine == original { return theirs }
+        if theirs == original { return mine }
+        switch (original, mine, theirs) {
+        case (.object(let base), .object(let left), .object(let right)):
+            guard !FieldErrorMarker.isMarker(original), !FieldErrorMarker.isMarker(mine), !FieldErrorMarker.isMarker(theirs) else { return nil }
+            var merged = right
+            for (key, value) in zip(left.keys, left.values) {
+                guard let other = right[key], let before = base[key] else {
+                    merged[key] = value
+                    continue
+                }
+                guard let part = mergeReadings(original: before, mine: value, theirs: other) else { return nil }
+                merged[key] = part
+            }
+            return .object(merged)
+        case (.list(let base), .list(let left), .list(let right)) where base.count == left.count && base.count == right.count:
+            var merged = right
+            for index in base.indices {
+                guard let part = mergeReadings(original: base[index], mine: left[index], theirs: right[index]) else { return nil }
+                merged[index] = part
+            }
+            return .list(merged)
+        default:
+            return nil
+        }
+    }
+
+    /// The field errors in the fields these selections select (not in others of the same
+    /// objects, nor in fragments under a `@catch` of their own), in order.
+    package func collectSelectedErrors(in object: JSONObject, into errors: inout [GraphQLError]) {
+        let planned = self.object(for: object["__typename"]?.stringValue ?? parentType ?? "")
+        for entry in planned.fields {
+            // A field's own `@catch` handled what it caught.
+            guard let value = object[entry.responseKey], entry.errorHandling?.catchTarget == nil else { continue }
+            if case .composite(_, let plan) = entry.kind {
+                plan.collectSelectedErrors(inValue: value, into: &errors)
+            } else {
+                Self.collectErrors(in: value, into: &errors)
+            }
+        }
+        // A fragment's own `@catch` inside handled what it caught.
+    }
+
+    private func collectSelectedErrors(inValue value: JSONValue, into errors: inout [GraphQLError]) {
+        if let found = FieldErrorMarker.errors(in: value) {
+            errors += found
+            return
+        }
+        switch value {
+        case .object(let object): collectSelectedErrors(in: object, into: &errors)
+        case .list(let items): for item in items { collectSelectedErrors(inValue: item, into: &errors) }
+        default: return
+        }
     }
 
     /// A field's value with its own handling applied; `nil` when `@required(NONE | LOG)` sends
@@ -131,7 +237,10 @@ extension SelectionPlan {
                 errors += found
                 return
             }
-            for child in object.values { collectErrors(in: child, into: &errors) }
+            // A failure a fragment's own `@catch` caught is not caught again around it.
+            for (key, child) in zip(object.keys, object.values) where !key.hasPrefix(FieldErrorMarker.caughtKeyPrefix) {
+                collectErrors(in: child, into: &errors)
+            }
         case .list(let items):
             for item in items { collectErrors(in: item, into: &errors) }
         default:
@@ -189,14 +298,35 @@ extension SelectionSet {
     public static func _resolvingFieldErrors(
         checked object: JSONObject, variables: JSONObject = [:], log: (ResponsePath) -> Void = { _ in }
     ) throws(SelectionSetDecodingError) -> Self? {
-        guard Self.__selections.handlesFieldErrors else { return Self(_dataDict: DataDict(object)) }
-        let plan = SelectionPlan(Self.__selections, parentType: Self.__parentType.name, variables: variables)
+        try _resolvingFieldErrorsCatching(checked: object, variables: variables, log: log).data
+    }
+
+    /// As `_resolvingFieldErrors(checked:variables:log:)`, with what a `@catch` on the root
+    /// (`__catchTarget`) caught: the data is `nil` then, and `caught` holds the field errors
+    /// in it, or the failure of a `@required(action: THROW)`, `@throwOnFieldError` or a
+    /// `@required` null that reached the root.
+    public static func _resolvingFieldErrorsCatching(
+        checked object: JSONObject, variables: JSONObject = [:], log: (ResponsePath) -> Void = { _ in }
+    ) throws(SelectionSetDecodingError) -> (data: Self?, caught: GraphQLFieldError?) {
+        let catchTarget = Self.__catchTarget
+        guard catchTarget != nil || Self.__selections.handlesFieldErrors else { return (Self(_dataDict: DataDict(object)), nil) }
+        let plan = SelectionPlan(Self.__selections, parentType: Self.__parentType.name, variables: variables, separatesCaughtFragments: true)
         var path: [ResponsePath.Component] = []
-        do {
-            guard let resolved = try plan.resolveFieldErrors(object, path: &path, log: log) else { return nil }
-            return Self(_dataDict: DataDict(resolved))
+        let resolved: JSONObject?
+        do throws(FieldErrorFailure) {
+            resolved = try plan.resolveFieldErrors(object, path: &path, log: log)
         } catch {
-            throw error.decodingError
+            guard let catchTarget else { throw error.decodingError }
+            return (nil, catchTarget == .result ? GraphQLFieldError(errors: error.caughtErrors) : nil)
         }
+        guard let catchTarget else { return (resolved.map { Self(_dataDict: DataDict($0)) }, nil) }
+        guard let resolved else {
+            let error = GraphQLError(message: "a @required field is null and its null reached the root")
+            return (nil, catchTarget == .result ? GraphQLFieldError(errors: [error]) : nil)
+        }
+        var caught: [GraphQLError] = []
+        plan.collectSelectedErrors(in: resolved, into: &caught)
+        if !caught.isEmpty { return (nil, catchTarget == .result ? GraphQLFieldError(errors: caught) : nil) }
+        return (Self(_dataDict: DataDict(resolved)), nil)
     }
 }

@@ -21,20 +21,22 @@ extension Selection {
                 Field(
                     name: field.name, alias: field.alias, type: field.type,
                     arguments: field.arguments.mapValues { $0.substituting(arguments) }, conditions: conditions,
-                    directives: field.directives.map { $0.substituting(arguments) }, isClientOnly: field.isClientOnly, scalar: field.scalar,
+                    directives: field.directives.map { $0.substituting(arguments) }, errorHandling: field.errorHandling,
+                    isClientOnly: field.isClientOnly, scalar: field.scalar,
                     selections: field.selections._applyingFragmentArguments(arguments)))
         case .inlineFragment(let fragment):
             guard let conditions = Self.apply(arguments, to: fragment.conditions) else { return nil }
             return .inlineFragment(
                 InlineFragmentSelection(
                     typeCondition: fragment.typeCondition, conditions: conditions, isDeferred: fragment.isDeferred,
+                    catchTarget: fragment.catchTarget, alias: fragment.alias,
                     selections: fragment.selections._applyingFragmentArguments(arguments)))
         case .fragmentSpread(let spread):
             guard let conditions = Self.apply(arguments, to: spread.conditions) else { return nil }
             return .fragmentSpread(
                 FragmentSpreadSelection(
                     name: spread.name, typeCondition: spread.typeCondition, conditions: conditions, isDeferred: spread.isDeferred,
-                    selections: spread.selections._applyingFragmentArguments(arguments)))
+                    catchTarget: spread.catchTarget, selections: spread.selections._applyingFragmentArguments(arguments)))
         }
     }
 

@@ -35,10 +35,14 @@ extension Selection {
         on typeCondition: TypeCondition?,
         conditions: [InclusionCondition] = [],
         isDeferred: Bool = false,
+        catching catchTarget: FieldErrorHandling.CatchTarget? = nil,
+        alias: String? = nil,
         selections: [Selection]
     ) -> Selection {
         .inlineFragment(
-            InlineFragmentSelection(typeCondition: typeCondition, conditions: conditions, isDeferred: isDeferred, selections: selections))
+            InlineFragmentSelection(
+                typeCondition: typeCondition, conditions: conditions, isDeferred: isDeferred, catchTarget: catchTarget, alias: alias,
+                selections: selections))
     }
 
     /// A fragment spread selection; `isDeferred` for `...Name @defer`.
@@ -47,11 +51,13 @@ extension Selection {
         on typeCondition: TypeCondition,
         conditions: [InclusionCondition] = [],
         isDeferred: Bool = false,
+        catching catchTarget: FieldErrorHandling.CatchTarget? = nil,
         selections: [Selection]
     ) -> Selection {
         .fragmentSpread(
             FragmentSpreadSelection(
-                name: name, typeCondition: typeCondition, conditions: conditions, isDeferred: isDeferred, selections: selections))
+                name: name, typeCondition: typeCondition, conditions: conditions, isDeferred: isDeferred, catchTarget: catchTarget,
+                selections: selections))
     }
 }
 
@@ -384,18 +390,30 @@ public struct InlineFragmentSelection: Sendable, Hashable {
     /// `@defer`: the server may send the fragment's fields in a later part of the response, so
     /// until then they are "not yet arrived", not missing.
     public let isDeferred: Bool
+    /// `@catch(to:)` on the fragment (Relay's rule: an aliased one): a field error or a
+    /// `@required`/`@throwOnFieldError` failure in its fields fails the fragment's accessor alone.
+    public let catchTarget: FieldErrorHandling.CatchTarget?
+    /// `@alias(as:)`: the name of the fragment's own accessor.
+    public let alias: String?
     /// The fragment's selections.
     public let selections: [Selection]
 
     /// An inline fragment selection; generated code makes these.
     public init(
-        typeCondition: TypeCondition?, conditions: [InclusionCondition] = [], isDeferred: Bool = false, selections: [Selection]
+        typeCondition: TypeCondition?, conditions: [InclusionCondition] = [], isDeferred: Bool = false,
+        catchTarget: FieldErrorHandling.CatchTarget? = nil, alias: String? = nil, selections: [Selection]
     ) {
         self.typeCondition = typeCondition
         self.conditions = conditions
         self.isDeferred = isDeferred
+        self.catchTarget = catchTarget
+        self.alias = alias
         self.selections = selections
     }
+
+    /// Where the field-error pass notes a failure caught at this fragment, in its parent's
+    /// object (see ``FieldErrorMarker/caughtKey(inlineFragment:)``).
+    public var catchKey: String { FieldErrorMarker.caughtKey(inlineFragment: alias ?? typeCondition?.name ?? "") }
 }
 
 /// A named fragment spread, with the fragment's selections inlined.
@@ -408,20 +426,28 @@ public struct FragmentSpreadSelection: Sendable, Hashable {
     public let conditions: [InclusionCondition]
     /// `@defer`: the fragment's fields may arrive in a later part of the response.
     public let isDeferred: Bool
+    /// `@catch(to:)` on the fragment's definition: a field error or a
+    /// `@required`/`@throwOnFieldError` failure in its fields fails the fragment's accessor alone.
+    public let catchTarget: FieldErrorHandling.CatchTarget?
     /// The fragment's selections, inlined.
     public let selections: [Selection]
 
     /// A fragment spread; generated code makes these.
     public init(
         name: String, typeCondition: TypeCondition, conditions: [InclusionCondition] = [], isDeferred: Bool = false,
-        selections: [Selection]
+        catchTarget: FieldErrorHandling.CatchTarget? = nil, selections: [Selection]
     ) {
         self.name = name
         self.typeCondition = typeCondition
         self.conditions = conditions
         self.isDeferred = isDeferred
+        self.catchTarget = catchTarget
         self.selections = selections
     }
+
+    /// Where the field-error pass notes a failure caught at this fragment, in its parent's
+    /// object (see ``FieldErrorMarker/caughtKey(fragment:)``).
+    public var catchKey: String { FieldErrorMarker.caughtKey(fragment: name) }
 }
 
 /// Baton's client-only directives, as the store's handlers need them.

@@ -20,12 +20,19 @@ package final class SelectionPlan {
     private var objectsByTypename: [String: PlannedObject] = [:]
     /// Whether these selections are under a client-only field: all their fields are client-only.
     private let isUnderClientField: Bool
+    /// Whether fragments under `@catch` are kept apart (``PlannedObject/caught``) instead of
+    /// collected: the field-error pass's plans, where such a fragment is read on its own.
+    package let separatesCaughtFragments: Bool
 
-    package init(_ selections: [Selection], parentType: String?, variables: JSONObject, isUnderClientField: Bool = false) {
+    package init(
+        _ selections: [Selection], parentType: String?, variables: JSONObject, isUnderClientField: Bool = false,
+        separatesCaughtFragments: Bool = false
+    ) {
         self.selections = selections
         self.parentType = parentType
         self.variables = variables
         self.isUnderClientField = isUnderClientField
+        self.separatesCaughtFragments = separatesCaughtFragments
     }
 
     /// The fields that apply to an object of runtime type `typename`.
@@ -52,20 +59,21 @@ package final class SelectionPlan {
     private func plan(for typename: String) -> PlannedObject {
         var groups: [Group] = []
         var positions: [String: Int] = [:]
-        collect(selections, typename: typename, presence: .required, into: &groups, positions: &positions)
+        var caught: [CaughtFragment] = []
+        collect(selections, typename: typename, presence: .required, into: &groups, positions: &positions, caught: &caught)
         return PlannedObject(
             fields: groups.map { group in
                 PlannedField(
                     responseKey: group.responseKey, fields: group.fields, presence: group.presence, variables: variables,
-                    isUnderClientField: isUnderClientField)
-            })
+                    isUnderClientField: isUnderClientField, separatesCaughtFragments: separatesCaughtFragments)
+            }, caught: caught)
     }
 
     /// Collects `selections` for `typename`. `presence` is what the enclosing fragments make of
     /// them: a condition whose variable is not given makes them conditional, a `@defer` deferred.
     private func collect(
         _ selections: [Selection], typename: String, presence: PlannedField.Presence, into groups: inout [Group],
-        positions: inout [String: Int]
+        positions: inout [String: Int], caught: inout [CaughtFragment]
     ) {
         for selection in selections {
             switch selection {
@@ -84,12 +92,20 @@ package final class SelectionPlan {
                 guard let inner = presence.under(fragment.conditions.evaluate(with: variables), isDeferred: fragment.isDeferred)
                 else { continue }
                 if let condition = fragment.typeCondition, !condition.applies(to: typename, inFieldOf: parentType) { continue }
-                collect(fragment.selections, typename: typename, presence: inner, into: &groups, positions: &positions)
+                if separatesCaughtFragments, let target = fragment.catchTarget {
+                    caught.append(CaughtFragment(key: fragment.catchKey, target: target, selections: fragment.selections, owner: self))
+                    continue
+                }
+                collect(fragment.selections, typename: typename, presence: inner, into: &groups, positions: &positions, caught: &caught)
             case .fragmentSpread(let spread):
                 guard let inner = presence.under(spread.conditions.evaluate(with: variables), isDeferred: spread.isDeferred),
                     spread.typeCondition.applies(to: typename, inFieldOf: parentType)
                 else { continue }
-                collect(spread.selections, typename: typename, presence: inner, into: &groups, positions: &positions)
+                if separatesCaughtFragments, let target = spread.catchTarget {
+                    caught.append(CaughtFragment(key: spread.catchKey, target: target, selections: spread.selections, owner: self))
+                    continue
+                }
+                collect(spread.selections, typename: typename, presence: inner, into: &groups, positions: &positions, caught: &caught)
             }
         }
     }
@@ -103,12 +119,32 @@ package struct PlannedObject {
     package let storageKeys: [String]?
     /// Whether the object selects `__id` (the store's record ID, which servers do not send).
     package let selectsRecordID: Bool
+    /// The fragments under `@catch` that apply, read on their own (only in plans that
+    /// separate them).
+    package let caught: [CaughtFragment]
 
-    init(fields: [PlannedField]) {
+    init(fields: [PlannedField], caught: [CaughtFragment] = []) {
         self.fields = fields
+        self.caught = caught
         let keys = fields.filter(\.isStored).map(\.storageKey)
         storageKeys = Set(keys).count == keys.count ? keys : nil
         selectsRecordID = fields.contains { if case .recordID = $0.kind { true } else { false } }
+    }
+}
+
+/// A fragment under `@catch` in a plan that separates them: the field-error pass reads its
+/// selections on their own, and a failure in them is noted under `key` instead of failing the
+/// read.
+package struct CaughtFragment {
+    package let key: String
+    package let target: FieldErrorHandling.CatchTarget
+    /// The plan of the fragment's selections on the same object.
+    package let plan: SelectionPlan
+
+    init(key: String, target: FieldErrorHandling.CatchTarget, selections: [Selection], owner: SelectionPlan) {
+        self.key = key
+        self.target = target
+        plan = SelectionPlan(selections, parentType: owner.parentType, variables: owner.variables, separatesCaughtFragments: true)
     }
 }
 
@@ -197,7 +233,10 @@ package final class PlannedField {
         return false
     }
 
-    init(responseKey: String, fields: [Field], presence: Presence, variables: JSONObject, isUnderClientField: Bool = false) {
+    init(
+        responseKey: String, fields: [Field], presence: Presence, variables: JSONObject, isUnderClientField: Bool = false,
+        separatesCaughtFragments: Bool = false
+    ) {
         let field = fields[0]
         self.responseKey = responseKey
         self.field = field
@@ -214,7 +253,9 @@ package final class PlannedField {
                 let namedType = field.type.namedType
                 kind = .composite(
                     namedType: namedType,
-                    selections: SelectionPlan(selections, parentType: namedType, variables: variables, isUnderClientField: isClientOnly))
+                    selections: SelectionPlan(
+                        selections, parentType: namedType, variables: variables, isUnderClientField: isClientOnly,
+                        separatesCaughtFragments: separatesCaughtFragments))
             } else {
                 kind = .scalar
             }

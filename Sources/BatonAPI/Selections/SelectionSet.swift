@@ -15,6 +15,9 @@ public protocol SelectionSet: Sendable, Hashable, SelectionSetWritableValue {
     /// The schema the selections were generated for: the store takes its cache-key rule from
     /// it. Every generated selection set gives it; `nil` for hand-written ones.
     static var __schema: SchemaMetadata? { get }
+    /// `@catch(to:)` on the operation or fragment definition this selection set is the root of
+    /// (`nil`: none; generated code gives it where one is written).
+    static var __catchTarget: FieldErrorHandling.CatchTarget? { get }
 }
 
 extension SelectionSet {
@@ -61,11 +64,24 @@ extension SelectionSet {
     /// `@catch(to: RESULT)`; under `@throwOnFieldError` or `@required(action: THROW)` they throw.
     /// A `@required(action: NONE | LOG)` null that reaches the root throws too (there is no
     /// object to make); the client gives `data: nil` there instead.
+    /// A `@catch` on the root (an operation's or fragment's) that caught a field error throws
+    /// too, with the errors in `fieldErrors`.
     public init(jsonObject: JSONObject, variables: JSONObject = [:]) throws(SelectionSetDecodingError) {
-        guard let read = try Self._read(jsonObject: jsonObject, variables: variables) else {
+        do {
+            try SelectionPlan(Self.__selections, parentType: Self.__parentType.name, variables: variables).validate(jsonObject)
+        } catch {
+            throw error.decodingError
+        }
+        let read = try Self._resolvingFieldErrorsCatching(checked: jsonObject, variables: variables)
+        guard let data = read.data else {
+            if Self.__catchTarget != nil {
+                throw SelectionSetDecodingError(
+                    path: ResponsePath(), expected: "an object", found: "a field error caught by @catch on the root",
+                    fieldErrors: read.caught?.errors ?? [])
+            }
             throw SelectionSetDecodingError(path: ResponsePath(), expected: "an object (a @required field was null)", found: "null")
         }
-        self = read
+        self = data
     }
 
     /// The response object underneath, as received.

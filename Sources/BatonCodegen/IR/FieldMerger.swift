@@ -34,7 +34,9 @@ final class FieldMerger {
                     result.append(field)
                 }
             case .fragmentSpread(let name, let conditions, let isDeferred, _, let alias):
-                guard alias == nil, let fragment = builder.fragmentScope(name), index.condition(fragment.typeName, alwaysMatches: scope.typeName)
+                // A fragment under `@catch` is read through its own accessor only.
+                guard alias == nil, let fragment = builder.fragmentScope(name), fragment.catchTarget == nil,
+                    index.condition(fragment.typeName, alwaysMatches: scope.typeName)
                 else { continue }
                 let conditional = !conditions.isEmpty || isDeferred
                 for var field in ownFields(fragment) {
@@ -63,7 +65,7 @@ final class FieldMerger {
                     result.append(field)
                 }
             case .fragmentSpread(let name, let conditions, let isDeferred, _, let alias):
-                guard alias == nil, let fragment = builder.fragmentScope(name), narrows(fragment.typeName) else { continue }
+                guard alias == nil, let fragment = builder.fragmentScope(name), fragment.catchTarget == nil, narrows(fragment.typeName) else { continue }
                 let conditional = !conditions.isEmpty || isDeferred
                 for var field in ownFields(fragment) {
                     field.isConditional = field.isConditional || conditional

@@ -35,6 +35,7 @@ final class ScopeBuilder {
             kind: .fragment, typeName: definition.typeCondition.name.value, swiftName: fragmentTypeNames[name] ?? name, enclosing: nil, qualifiedPrefix: "")
         scope.isLocalCacheMutation = definition.directives.contains { $0.name.value == ClientDirectives.localCacheMutation }
         scope.isThrowOnFieldError = definition.directives.contains { $0.name.value == "throwOnFieldError" }
+        scope.catchTarget = Self.catchTarget(definition.directives)
         fill(scope, with: [definition.selectionSet], addTypename: true)
         fragmentScopes[name] = scope
         return scope
@@ -45,6 +46,7 @@ final class ScopeBuilder {
         let scope = SelectionScope(kind: .root, typeName: rootType, swiftName: "Data", enclosing: nil, qualifiedPrefix: typeName)
         scope.isLocalCacheMutation = operation.directives.contains { $0.name.value == ClientDirectives.localCacheMutation }
         scope.isThrowOnFieldError = operation.directives.contains { $0.name.value == "throwOnFieldError" }
+        scope.catchTarget = Self.catchTarget(operation.directives)
         fill(scope, with: [operation.selectionSet], addTypename: false)
         return scope
     }
@@ -72,6 +74,12 @@ final class ScopeBuilder {
         return defaultName
     }
 
+    /// `@catch(to:)`'s target (`RESULT` when `to` is not given); nil without `@catch`.
+    static func catchTarget(_ directives: [Directive]) -> String? {
+        guard let directive = directives.first(where: { $0.name.value == "catch" }) else { return nil }
+        return (directive.arguments.first { $0.name.value == "to" }?.value as? EnumValue)?.value ?? "RESULT"
+    }
+
     func isDeferred(_ directives: [Directive]) -> Bool {
         directives.contains { directive in
             guard directive.name.value == "defer" else { return false }
@@ -94,6 +102,7 @@ final class ScopeBuilder {
         let isDeferred: Bool
         let alias: String?
         let isAdded: Bool
+        let catchTarget: String?
         var selectionSets: [GraphQL.SelectionSet]
     }
 
@@ -153,13 +162,20 @@ final class ScopeBuilder {
                     let typeCondition = node.typeCondition?.name.value
                     let alias = Self.alias(node.directives, default: typeCondition.map(SwiftNaming.lowerFirst) ?? "")
                     let added = RelayAdditions.isAdded(node)
-                    let key = "\(typeCondition ?? "")|\(conditions.map { "\($0.isInverted ? "!" : "")\($0.variable)" })|\(deferred)|\(alias ?? "")|\(added)"
+                    let catchTarget = Self.catchTarget(node.directives)
+                    if catchTarget != nil, alias == nil {
+                        // Relay's rule: an inline fragment's fields are read with its parent's
+                        // unless it has an accessor of its own, which `@catch` needs.
+                        errors.append(CodegenError("@catch on an inline fragment needs @alias(as:): its result is read through its own accessor", at: .of(node)))
+                        continue
+                    }
+                    let key = "\(typeCondition ?? "")|\(conditions.map { "\($0.isInverted ? "!" : "")\($0.variable)" })|\(deferred)|\(alias ?? "")|\(added)|\(catchTarget ?? "")"
                     if inlines[key] != nil {
                         inlines[key]?.selectionSets.append(node.selectionSet)
                     } else {
                         inlines[key] = InlineGroup(
                             typeCondition: typeCondition, conditions: conditions, isDeferred: deferred, alias: alias, isAdded: added,
-                            selectionSets: [node.selectionSet])
+                            catchTarget: catchTarget, selectionSets: [node.selectionSet])
                         entries.append(.inline(key))
                     }
                 case let node as FragmentSpread:
@@ -236,6 +252,7 @@ final class ScopeBuilder {
                 child.isDeferred = group.isDeferred
                 child.alias = group.alias
                 child.isAdded = group.isAdded
+                child.catchTarget = group.catchTarget
                 scope.children.append(child)
                 fill(child, with: group.selectionSets, addTypename: false)
                 scope.selections.append(.inlineFragment(child))

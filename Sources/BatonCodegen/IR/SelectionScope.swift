@@ -41,6 +41,9 @@ final class SelectionScope {
     var isLocalCacheMutation = false
     /// Whether the struct is mutable (its properties have setters): inside a local cache mutation.
     var isMutable: Bool { enclosing?.isMutable ?? isLocalCacheMutation }
+    /// `@catch(to:)` (`RESULT` or `NULL`) on an operation, a fragment's definition or an aliased
+    /// inline fragment: a failure in its fields fails its accessor (or its root read) alone.
+    var catchTarget: String?
     /// Set on an operation's `Data` or a fragment marked `@throwOnFieldError`.
     var isThrowOnFieldError = false
     /// Whether the struct's fields are read under `@throwOnFieldError`.

@@ -97,6 +97,10 @@ struct SelectionSetRenderer {
                 var parts = ["on: " + (child.typeConditionWritten ? "\(child.swiftName).__parentType" : "nil")]
                 if !child.conditions.isEmpty { parts.append("conditions: \(conditions(child.conditions))") }
                 if child.isDeferred { parts.append("isDeferred: true") }
+                if let target = child.catchTarget {
+                    parts.append("catching: \(Self.catchCase(target))")
+                    if let alias = child.alias { parts.append("alias: \(SwiftNaming.stringLiteral(alias))") }
+                }
                 parts.append("selections: \(child.swiftName).__selections")
                 entries.append(".inlineFragment(" + parts.joined(separator: ", ") + ")")
             case .fragmentSpread(let name, let conditionList, let isDeferred, let arguments, _):
@@ -104,6 +108,7 @@ struct SelectionSetRenderer {
                 var parts = [SwiftNaming.stringLiteral(name), "on: \(type).__parentType"]
                 if !conditionList.isEmpty { parts.append("conditions: \(conditions(conditionList))") }
                 if isDeferred { parts.append("isDeferred: true") }
+                if let target = merger.builder.fragmentScope(name)?.catchTarget { parts.append("catching: \(Self.catchCase(target))") }
                 if arguments.isEmpty {
                     parts.append("selections: \(type).__selections")
                 } else {
@@ -141,6 +146,9 @@ struct SelectionSetRenderer {
             // `__parentType`, the schema metadata) then never type-checks its initializer again.
             w.line("public static let __parentType: BatonAPI.TypeCondition = \(typeCondition(scope.typeName))")
             w.line("public static var __schema: BatonAPI.SchemaMetadata? { \(schemaMetadataReference) }")
+            if scope.kind == .root || scope.kind == .fragment, let target = scope.catchTarget {
+                w.line("public static var __catchTarget: BatonAPI.FieldErrorHandling.CatchTarget? { \(Self.catchCase(target)) }")
+            }
             if scope.kind == .merged {
                 let sources = scope.extraSources.map { "\($0.qualifiedName).__selections" }
                 w.line("public static let __selections: [BatonAPI.Selection] = " + (sources.isEmpty ? "[]" : sources.joined(separator: " + ")))
@@ -183,7 +191,16 @@ struct SelectionSetRenderer {
                 let unconditional = child.conditions.isEmpty && !child.isDeferred
                 let accessor = unconditional ? "_asInlineFragment()" : "_asConditionalInlineFragment()"
                 let property = child.alias.map { $0.isEmpty ? SwiftNaming.lowerCamel(child.swiftName) : $0 } ?? SwiftNaming.lowerCamel(child.swiftName)
-                if mutable {
+                if let target = child.catchTarget, !mutable {
+                    let key = SwiftNaming.stringLiteral("__caught:inline:" + (child.alias ?? ""))
+                    let make = "{ () -> \(child.swiftName)? in \(accessor) }"
+                    if target == "NULL" {
+                        w.line("public var \(SwiftNaming.identifier(property)): \(child.swiftName)? { __data._catchingNull(\(key)) \(make) }")
+                    } else {
+                        w.line(
+                            "public var \(SwiftNaming.identifier(property)): Result<\(child.swiftName), BatonAPI.GraphQLFieldError>? { __data._catchingConditionalResult(\(key)) \(make) }")
+                    }
+                } else if mutable {
                     w.block("public var \(SwiftNaming.identifier(property)): \(child.swiftName)?") { a in
                         a.line("get { \(unconditional ? "_asMutableInlineFragment()" : accessor) }")
                         a.line("set { _setInlineFragment(newValue) }")
@@ -200,7 +217,20 @@ struct SelectionSetRenderer {
                 let always = conditions.isEmpty && !isDeferred
                     && (merger.builder.fragmentScope(name).map { index.condition($0.typeName, alwaysMatches: scope.typeName) } ?? false)
                 if aliased.count == 1 { w.line() }
-                if always {
+                if let target = merger.builder.fragmentScope(name)?.catchTarget, !mutable {
+                    let key = SwiftNaming.stringLiteral("__caught:fragment:" + name)
+                    let make = "\(type)(_dataDict: __data)"
+                    let matches = "__data.matches(\(type).__parentType, selections: \(type).__selections, defaultTypename: Self.__parentType.name)"
+                    let property = SwiftNaming.identifier(alias)
+                    if target == "NULL" {
+                        w.line("public var \(property): \(type)? { __data._catchingNull(\(key)) { () -> \(type)? in \(always ? make : "\(matches) ? \(make) : nil") } }")
+                    } else if always {
+                        w.line("public var \(property): Result<\(type), BatonAPI.GraphQLFieldError> { __data._catchingResult(\(key)) { \(make) } }")
+                    } else {
+                        w.line(
+                            "public var \(property): Result<\(type), BatonAPI.GraphQLFieldError>? { __data._catchingConditionalResult(\(key)) { () -> \(type)? in \(matches) ? \(make) : nil } }")
+                    }
+                } else if always {
                     w.line("public var \(SwiftNaming.identifier(alias)): \(type) { \(type)(_dataDict: __data) }")
                 } else {
                     w.line(
@@ -219,7 +249,21 @@ struct SelectionSetRenderer {
                     f.line()
                     for fragment in fragments {
                         let accessor = SwiftNaming.identifier(names.fragmentAccessor(fragment.name))
-                        if fragment.isOptional {
+                        let type = names.fragment(fragment.name)
+                        if let target = merger.builder.fragmentScope(fragment.name)?.catchTarget, !mutable {
+                            // `@catch` on the fragment's definition: its accessor holds what was caught.
+                            let key = SwiftNaming.stringLiteral("__caught:fragment:" + fragment.name)
+                            let make = fragment.isOptional ? "_toConditionalFragment()" : "_toFragment()"
+                            if target == "NULL" {
+                                f.line("public var \(accessor): \(type)? { __data._catchingNull(\(key)) { () -> \(type)? in \(make) } }")
+                            } else if fragment.isOptional {
+                                f.line(
+                                    "public var \(accessor): Result<\(type), BatonAPI.GraphQLFieldError>? { __data._catchingConditionalResult(\(key)) { () -> \(type)? in \(make) } }")
+                            } else {
+                                f.line(
+                                    "public var \(accessor): Result<\(type), BatonAPI.GraphQLFieldError> { __data._catchingResult(\(key)) { () -> \(type) in \(make) } }")
+                            }
+                        } else if fragment.isOptional {
                             f.line("public var \(accessor): \(names.fragment(fragment.name))? { _toConditionalFragment() }")
                         } else {
                             f.line("public var \(accessor): \(names.fragment(fragment.name)) { _toFragment() }")
@@ -240,6 +284,9 @@ struct SelectionSetRenderer {
             }
         }
     }
+
+    /// The `FieldErrorHandling.CatchTarget` case of `@catch(to:)`'s value.
+    static func catchCase(_ target: String) -> String { target == "NULL" ? ".null" : ".result" }
 
     /// Whether `scope` sits in an operation or fragment chosen for initializers.
     func wantsInitializer(_ scope: SelectionScope) -> Bool {

@@ -18,8 +18,6 @@ enum ClientDirectives {
     /// - `@inline`: the fragment is read through `fragments` like any other (no `readInlineData`).
     /// - `@raw_response_type`: no raw response type is generated.
     /// - `@preloadable`: no preloading registry.
-    /// - `@catch(to:)` on an operation, fragment or inline fragment: accepted only (on a field it
-    ///   works, with `@required(action:)` and `@throwOnFieldError`: see `FieldErrorSpec`).
     /// - `@refetchable(directives:, preferFetchable:)` and `@connection(handler:,
     ///   dynamicKey_UNSTABLE:, prefetchable_pagination:)`: those arguments are accepted and ignored.
     static let declarations: [(name: String, sdl: String)] = [

@@ -30,6 +30,19 @@ public enum FieldAges {
         }
     }
 
+    /// `edits` layered over `stored` (another writer's copy of the record) as
+    /// `RecordState.layered(_:over:)` does, with the field ages merged field by field: the
+    /// edits' dates for the fields they date, the stored copy's for the others.
+    public static func layered(_ edits: Record, over stored: Record) -> Record {
+        guard case .present(var result)? = RecordState.layered(.present(edits), over: .present(stored)) else { return edits }
+        if let mine = edits.fields[key]?.scalarValue?.objectValue, let theirs = stored.fields[key]?.scalarValue?.objectValue {
+            var ages = theirs
+            for (storageKey, age) in zip(mine.keys, mine.values) { ages[storageKey] = age }
+            result[key] = .scalar(.object(ages))
+        }
+        return result
+    }
+
     /// Dates every field the records in `changes` write, merged over the ages their records
     /// already have (`base`): fields this commit does not write keep theirs.
     static func stamp(_ changes: inout RecordSource, base: (DataID) -> RecordState?, receivedAt: Double, expiresAt: Double?) {

@@ -238,6 +238,13 @@ struct ResponseExecutor {
                     if rebuilt == nil { rebuilt = object }
                     rebuilt![entry.responseKey] = changed
                 }
+            } else if case .list(let items) = value, tracksPath && errorNode != ErrorPathTrie.offPath,
+                let kept = keepingItemErrors(items, node: errorNode)
+            {
+                // A list of scalars with items the server nulled for errors: each keeps its own.
+                stored = kept.stored
+                if rebuilt == nil { rebuilt = object }
+                rebuilt![entry.responseKey] = kept.data
             } else {
                 stored = .scalar(value)
             }
@@ -257,6 +264,40 @@ struct ResponseExecutor {
             fields = RecordFields(uniqueKeys: planned.storageKeys ?? [], values: values)
         }
         return (typename, fields, rebuilt)
+    }
+
+    /// A list of scalars (or of lists of them) at error-path `node`, with each `null` item that
+    /// an error at or below it stands for kept as that item's errors, and the data with a
+    /// field-error marker there; `nil` when no item is such a null.
+    private func keepingItemErrors(_ items: [JSONValue], node: Int) -> (stored: RecordValue, data: JSONValue)? {
+        var stored: [RecordValue] = []
+        stored.reserveCapacity(items.count)
+        var data = items
+        var found = false
+        for (index, item) in items.enumerated() {
+            let child = errorPaths.child(of: node, .index(index))
+            guard child != ErrorPathTrie.offPath else {
+                stored.append(.scalar(item))
+                continue
+            }
+            switch item {
+            case .null:
+                stored.append(.fieldErrors(errorPaths.errors(below: child)))
+                data[index] = FieldErrorMarker.value(errorPaths.responseErrors(below: child))
+                found = true
+            case .list(let inner):
+                if let kept = keepingItemErrors(inner, node: child) {
+                    stored.append(kept.stored)
+                    data[index] = kept.data
+                    found = true
+                } else {
+                    stored.append(.scalar(item))
+                }
+            default:
+                stored.append(.scalar(item))
+            }
+        }
+        return found ? (.list(stored), .list(data)) : nil
     }
 
     private func check(_ value: JSONValue, _ entry: PlannedField) throws(ValidationMismatch) {

@@ -210,7 +210,14 @@ public struct Reader {
                     case .fieldErrors(let errors):
                         metFieldErrors = true
                         value = FieldErrorMarker.value(errors)
-                    case .link, .list, .embedded:
+                    case .list:
+                        // A list of scalars some of whose items hold the errors the server nulled them for.
+                        guard let list = scalarList(stored) else {
+                            markMissing(.key(entry.responseKey))  // links where scalars were selected: not usable data
+                            continue
+                        }
+                        value = list
+                    case .link, .embedded:
                         markMissing(.key(entry.responseKey))  // a link where a scalar was selected: not usable data
                         continue
                     }
@@ -220,6 +227,28 @@ public struct Reader {
             values.append(value)
         }
         return JSONObject(uniqueKeys: keys, values: values)
+    }
+
+    /// A scalar field's list kept item by item (items with errors as markers); `nil` when it
+    /// holds a link.
+    private mutating func scalarList(_ stored: RecordValue) -> JSONValue? {
+        switch stored {
+        case .scalar(let value):
+            return value
+        case .fieldErrors(let errors):
+            metFieldErrors = true
+            return FieldErrorMarker.value(errors)
+        case .list(let items):
+            var result: [JSONValue] = []
+            result.reserveCapacity(items.count)
+            for item in items {
+                guard let value = scalarList(item) else { return nil }
+                result.append(value)
+            }
+            return .list(result)
+        case .link, .embedded:
+            return nil
+        }
     }
 
     /// Notes when the field read at `entry`, received at `age` as stored, goes stale and returns

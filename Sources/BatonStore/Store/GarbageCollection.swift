@@ -92,6 +92,9 @@ extension StoreState {
     /// with the next commit, in the cache), as Relay forgets a disposed root's fetch time.
     mutating func dropRoot(_ key: String) {
         roots[key] = nil
-        if fetches.removeValue(forKey: key) != nil { droppedFetches.insert(key) }
+        if fetches.removeValue(forKey: key) != nil {
+            droppedFetches.insert(key)
+            droppedFetchEpochs[key] = epoch
+        }
     }
 }

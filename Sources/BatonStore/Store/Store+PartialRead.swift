@@ -12,6 +12,11 @@ public enum CacheRead<Data: SelectionSet>: Sendable {
     case partial(PartialData)
     /// None of it: the store holds nothing the selections ask for.
     case missing
+    /// All of it, but its read fails: `@required(action: THROW)` or `@throwOnFieldError` met a
+    /// field error or a null (the error names the path and holds the field errors), a
+    /// `@required` null reached the root, or a `@catch` on the root caught a field error. Not a
+    /// miss: fetching again gives the same answer until the server's data changes.
+    case failed(SelectionSetDecodingError)
 
     /// The typed data, when the read is complete.
     public var data: Data? {
@@ -19,10 +24,17 @@ public enum CacheRead<Data: SelectionSet>: Sendable {
         return nil
     }
 
-    /// The paths of what is missing: empty for a complete read, `[(root)]` for a missing one.
+    /// The failure of a complete read (see ``failed(_:)``).
+    public var error: SelectionSetDecodingError? {
+        if case .failed(let error) = self { return error }
+        return nil
+    }
+
+    /// The paths of what is missing: empty for a complete or failed read, `[(root)]` for a
+    /// missing one.
     public var missingPaths: [ResponsePath] {
         switch self {
-        case .complete: return []
+        case .complete, .failed: return []
         case .partial(let partial): return partial.missingPaths
         case .missing: return [ResponsePath()]
         }
@@ -52,8 +64,9 @@ public struct PartialData: Sendable, Hashable {
 extension Store {
     /// Reads a query from the store, accepting partial data: ``CacheRead/complete(_:fieldErrors:)``
     /// with typed data when everything is there, ``CacheRead/partial(_:)`` with what is there and
-    /// the paths of what is not, or ``CacheRead/missing``. Compare ``read(query:)``, which throws
-    /// ``CacheMissError`` unless the read is complete.
+    /// the paths of what is not, or ``CacheRead/missing``; ``CacheRead/failed(_:)`` when all is
+    /// there but the field-error directives fail its read. Compare ``read(query:)``, which
+    /// throws ``CacheMissError`` unless the read is complete.
     public func readAllowingPartialData<Query: GraphQLQuery>(query: Query) -> CacheRead<Query.Data> {
         cacheRead(Query.Data.self, OperationDescriptor(operation: query), variables: query.variablesJSON)
     }
@@ -73,8 +86,11 @@ extension Store {
         if !read.isMissing {
             // Complete, and of the selections' shape (records edited into another shape are not
             // usable: they count as missing at the root).
-            if let data = try? T(jsonObject: object, variables: variables) { return .complete(data, fieldErrors: read.fieldErrors) }
-            return .partial(PartialData(jsonObject: object, missingPaths: [ResponsePath()], fieldErrors: read.fieldErrors))
+            switch Self.typedRead(T.self, object, variables: variables) {
+            case .success(let data)?: return .complete(data, fieldErrors: read.fieldErrors)
+            case .failure(let error)?: return .failed(error)
+            case nil: return .partial(PartialData(jsonObject: object, missingPaths: [ResponsePath()], fieldErrors: read.fieldErrors))
+            }
         }
         if object.isEmpty { return .missing }
         return .partial(PartialData(jsonObject: object, missingPaths: read.missingPaths, fieldErrors: read.fieldErrors))

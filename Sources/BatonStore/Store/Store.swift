@@ -536,6 +536,7 @@ public final class Store: Sendable {
                 state.storeInvalidatedAt = nil
                 state.fetches.removeAll()
                 state.droppedFetches.removeAll()
+                state.droppedFetchEpochs.removeAll()
                 rootFields = nil
                 clearsCache = persists
             }
@@ -562,6 +563,12 @@ public final class Store: Sendable {
                 // Server data: every field written gets the response's date, over the record's other ages.
                 let base = state.source
                 FieldAges.stamp(&records, base: { base.state(of: $0) }, receivedAt: dating.receivedAt, expiresAt: dating.expiresAt)
+                if var edits = batch.changes {
+                    // The edits carry the dates of the fields they write, and only those: merged
+                    // over another writer's copy, its dates for the other fields stay.
+                    FieldAges.stamp(&edits, base: { _ in nil }, receivedAt: dating.receivedAt, expiresAt: dating.expiresAt)
+                    batch.changes = edits
+                }
                 state.mayHoldAges = true
             }
             var changedRootFields = Set<String>()

@@ -60,6 +60,10 @@ struct StoreState {
     var fetches: [String: FetchState] = [:]
     /// Fetches dropped with their roots since the last commit, for it to remove from the cache.
     var droppedFetches = Set<String>()
+    /// The epoch at which each dropped fetch was dropped, until the cache no longer holds it (or
+    /// holds a newer one): a look at a shared cache before the removal is written must not
+    /// bring the fetch back (it would read as fresh what the store forgot).
+    var droppedFetchEpochs: [String: Int] = [:]
     /// Released roots still kept, oldest first.
     var releaseBuffer: [String] = []
     /// A collection was asked for while optimistic updates were applied: it runs once the last
@@ -164,6 +168,8 @@ extension StoreState {
         var adopted: [String: FetchState] = [:]
         adopted.reserveCapacity(metadata.fetches.count)
         for (key, fetch) in metadata.fetches {
+            // Dropped here, and the removal not written yet: it stays dropped.
+            if let dropped = droppedFetchEpochs[key], fetch.epoch <= dropped { continue }
             // The same write as this store's own: keep its monotonic time.
             if let mine = fetches[key], mine.epoch >= fetch.epoch {
                 adopted[key] = mine
@@ -173,6 +179,8 @@ extension StoreState {
         }
         for (key, mine) in fetches where adopted[key] == nil && mine.epoch > written { adopted[key] = mine }
         fetches = adopted
+        // A removal the cache shows (or a newer fetch there) needs no guarding any more.
+        droppedFetchEpochs = droppedFetchEpochs.filter { key, dropped in metadata.fetches[key].map { $0.epoch <= dropped } ?? false }
         var marks = metadata.invalidatedAt
         for (id, mine) in invalidatedAt where mine > written && mine > (marks[id] ?? Int.min) { marks[id] = mine }
         invalidatedAt = marks

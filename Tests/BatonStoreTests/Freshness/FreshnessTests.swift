@@ -80,6 +80,43 @@ struct FreshnessTests {
         #expect(store.check(d(Q.user(["email"]))) == .available)
     }
 
+    /// A max age of zero, from the client's configuration or the schema's
+    /// `@cacheControl(maxAge: 0)` (on a type or a field): the data is stored and reads, but is
+    /// stale at once (never fresh), and `maxStale` may still answer with it.
+    @Test func aMaxAgeOfZeroStoresTheDataButItIsStaleAtOnce() async throws {
+        let clock = TestClock()
+        let configured = Store(freshness: CacheFreshness(maxAgeByType: ["User": .zero]), clock: clock)
+        let declared = Q.withDirectives(Q.allUserFields, CacheDirectives(typeMaxAge: ["User": 0]))
+        for (store, descriptor) in [(configured, Q.allUserFields), (Store(clock: clock), declared)] {
+            write(store, clock, Q.userData, descriptor, secondsAgo: 0)
+            let load = store.load(descriptor)
+            #expect(load.availability == .stale)
+            #expect(!load.read.isMissing)
+            #expect(load.read.data?["user"]?["name"] == "John")
+            #expect(load.read.staleAt == clock.now)
+            #expect(load.isUsable(maxStale: .seconds(1)))
+            #expect(!load.isUsable(maxStale: .zero))
+        }
+        // On one field only: the others stay fresh.
+        let field = CacheDirectives(fieldMaxAge: ["User": ["email": 0]])
+        let store = Store(clock: clock)
+        write(store, clock, Q.userData, Q.withDirectives(Q.allUserFields, field), secondsAgo: 0)
+        #expect(store.check(Q.withDirectives(Q.user(["email"]), field)) == .stale)
+        #expect(store.check(Q.withDirectives(Q.user(["name", "admin"]), field)) == .available)
+        // Ages survive a restart: stale at once after it too.
+        try await withTemporaryFolder { folder in
+            let url = folder.appendingPathComponent("zero.sqlite")
+            do {
+                let persistent = Store(cache: try SQLiteNormalizedCache(fileURL: url), freshness: CacheFreshness(maxAgeByType: ["User": .zero]), clock: clock)
+                write(persistent, clock, Q.userData, Q.allUserFields, secondsAgo: 0)
+                persistent.waitUntilPersisted()
+            }
+            let reopened = Store(cache: try SQLiteNormalizedCache(fileURL: url), freshness: CacheFreshness(maxAgeByType: ["User": .zero]), clock: clock)
+            #expect(reopened.check(Q.allUserFields) == .stale)
+            #expect(!reopened.read(Q.allUserFields).isMissing)
+        }
+    }
+
     // ClientSideCacheControlTest.programmaticMaxAge
     @Test("ClientSideCacheControlTest: programmaticMaxAge")
     func programmaticMaxAge() {
