@@ -96,22 +96,7 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
     public init(fileURL: URL, eviction: CacheEvictionPolicy = .none) throws(SQLiteCacheError) {
         self.fileURL = fileURL
         self.eviction = eviction
-        let connection = try SQLiteConnection(path: fileURL.path)
-        try Self.prepareSchema(connection, path: fileURL.path)
-        var state = Guarded(connection: connection)
-        // What the file holds now is what memory will load: others' changes count from here.
-        try connection.execute("BEGIN")
-        do throws(SQLiteCacheError) {
-            try connection.run("SELECT key, value FROM baton_meta WHERE key IN ('last_batch', 'clear_count')") { row in
-                let value = row.text(1).flatMap { Int($0) } ?? 0
-                if row.text(0) == "last_batch" { state.watermark = value } else { state.clearCount = value }
-            }
-            state.lookVersion = try connection.dataVersion()
-            try connection.execute("COMMIT")
-        } catch {
-            try? connection.execute("ROLLBACK")
-            throw error
-        }
+        var state = try Self.open(fileURL.path)
         state.writeVersion = state.lookVersion
         state.writeScanMark = state.watermark
         state.evictionCheckDue = eviction.isActive
@@ -156,6 +141,47 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
     }
 
     // MARK: Schema
+
+    /// Opens the file and reads what the sharing bookkeeping starts from. Two processes opening
+    /// a new file at once can meet where SQLite answers busy at once instead of waiting (one
+    /// turns the file to WAL while the other reads it; a lock upgrade that would deadlock): the
+    /// open is then tried again from the start, for up to ``openRetryLimit``, before the file
+    /// counts as locked by another program.
+    private static func open(_ path: String) throws(SQLiteCacheError) -> Guarded {
+        let deadline = ContinuousClock.now + openRetryLimit
+        while true {
+            do throws(SQLiteCacheError) {
+                return try openOnce(path)
+            } catch .alreadyOpen(let path) {
+                guard ContinuousClock.now < deadline else { throw .alreadyOpen(path: path) }
+                usleep(UInt32.random(in: 20_000...80_000))
+            }
+        }
+    }
+
+    /// How long an open is retried while the file is busy (beyond SQLite's own busy wait of
+    /// each statement).
+    static let openRetryLimit = Duration.seconds(5)
+
+    private static func openOnce(_ path: String) throws(SQLiteCacheError) -> Guarded {
+        let connection = try SQLiteConnection(path: path)
+        try Self.prepareSchema(connection, path: path)
+        var state = Guarded(connection: connection)
+        // What the file holds now is what memory will load: others' changes count from here.
+        try connection.execute("BEGIN")
+        do throws(SQLiteCacheError) {
+            try connection.run("SELECT key, value FROM baton_meta WHERE key IN ('last_batch', 'clear_count')") { row in
+                let value = row.text(1).flatMap { Int($0) } ?? 0
+                if row.text(0) == "last_batch" { state.watermark = value } else { state.clearCount = value }
+            }
+            state.lookVersion = try connection.dataVersion()
+            try connection.execute("COMMIT")
+        } catch {
+            try? connection.execute("ROLLBACK")
+            throw error
+        }
+        return state
+    }
 
     private static func prepareSchema(_ connection: SQLiteConnection, path: String) throws(SQLiteCacheError) {
         // Reading the schema is the first access to the file: a non-database fails here.

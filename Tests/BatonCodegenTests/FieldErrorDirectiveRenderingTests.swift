@@ -216,4 +216,34 @@ struct FieldErrorDirectiveRenderingTests {
             """
         try await TypeCheck.generated(try generate(documents: Self.caughtDocuments), uses: ["Uses.swift": uses])
     }
+
+    /// Data built with a generated initializer (a mutation's optimistic response, a test, a
+    /// preview) holds the fields of the fragments read through accessors of their own (`@catch`,
+    /// `@alias`), which are not merged into the struct's: otherwise those accessors would read
+    /// fields that are not there.
+    @Test func initializersTakeTheFieldsOfCaughtFragments() async throws {
+        let generation = try Generation()
+        defer { generation.remove() }
+        try generation.write("schema.graphqls", Self.schema)
+        try generation.write("caught.graphql", Self.caughtDocuments)
+        var options = GenerationOptions()
+        options.selectionSetInitializers = .all
+        let output = try generation.generate(schemaPaths: [generation.path("schema.graphqls")], options: options)
+        let caught = try file(output, "CaughtQuery")
+        for key in ["name", "email", "age", "nicknames"] {
+            #expect(caught.contains("__object[\"\(key)\"]"), "the initializer writes \(key)")
+        }
+        let uses = """
+            import BatonAPI
+
+            func built() -> [String] {
+                let me = CaughtQuery.Data.Me(id: "1", name: "Ada", email: nil, age: 36, nicknames: ["A"])
+                var lines = [me.id]
+                if case .success(let bits) = me.fragments.caughtBits { lines.append(bits.name) }
+                if case .success(let named)? = me.named { lines += named.nicknames.compactMap { $0 } }
+                return lines
+            }
+            """
+        try await TypeCheck.generated(output, uses: ["Uses.swift": uses])
+    }
 }

@@ -22,6 +22,12 @@ struct SelectionSetInitializerRenderer {
                     responseKey: field.responseKey, name: field.name, type: field.type, description: nil,
                     isConditional: !field.conditionSets.contains([]), scope: field.child))
         }
+        // Fragments read through accessors of their own (an `@alias`, a `@catch`) are not merged
+        // into the struct's fields, but the data must hold theirs too: without them the
+        // fragment's accessor would read fields that are not there.
+        for field in separatelyReadFragmentFields(of: scope) where seen.insert(field.responseKey).inserted {
+            fields.append(field)
+        }
         let typename = abstract ? "__typename" : SwiftNaming.stringLiteral(scope.typeName)
         let selectsTypename = fields.contains { $0.responseKey == "__typename" }
 
@@ -66,6 +72,36 @@ struct SelectionSetInitializerRenderer {
                 w.line("public var asRootEntityType: \(name) { \(name)(_dataDict: __data) }")
             }
         }
+    }
+
+    /// The fields of the fragments and aliased inline fragments of `scope` that have accessors
+    /// of their own (`@alias`, `@catch`) and apply to every object of it; conditional when the
+    /// spread is.
+    func separatelyReadFragmentFields(of scope: SelectionScope) -> [MergedField] {
+        let merger = selectionSets.merger
+        var result: [MergedField] = []
+        for selection in scope.selections {
+            let fragment: SelectionScope
+            let conditional: Bool
+            switch selection {
+            case .fragmentSpread(let name, let conditions, let isDeferred, _, let alias):
+                guard let spread = merger.builder.fragmentScope(name), alias != nil || spread.catchTarget != nil else { continue }
+                fragment = spread
+                conditional = !conditions.isEmpty || isDeferred
+            case .inlineFragment(let child):
+                guard child.alias != nil, !child.isAdded else { continue }
+                fragment = child
+                conditional = !child.conditions.isEmpty || child.isDeferred
+            case .field:
+                continue
+            }
+            guard index.condition(fragment.typeName, alwaysMatches: scope.typeName) else { continue }
+            for var field in merger.ownFields(fragment) {
+                field.isConditional = field.isConditional || conditional
+                result.append(field)
+            }
+        }
+        return result
     }
 
     /// Fields the generator added (`isAdded`) that every object of the scope has: its own, those

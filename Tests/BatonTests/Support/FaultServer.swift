@@ -28,6 +28,18 @@ final class FaultServer: @unchecked Sendable {
     init(port: Int = 0, script: @escaping Script) throws {
         self.script = script
         boundPort = port
+        guard port == 0 else {
+            try startListening()
+            return
+        }
+        // A port below Linux's ephemeral range (32768–60999): when the server restarts on it, no
+        // outgoing connection of another test can be holding it (a port the kernel handed out
+        // was, in a full run, taken by a client's connection between a stop and a restart).
+        for _ in 0..<100 {
+            boundPort = Int.random(in: 20_000...32_000)
+            if (try? startListening(retrying: false)) != nil { return }
+        }
+        boundPort = 0
         try startListening()
     }
 
@@ -71,7 +83,7 @@ final class FaultServer: @unchecked Sendable {
         try startListening()
     }
 
-    private func startListening() throws {
+    private func startListening(retrying: Bool = true) throws {
         let listener = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard listener >= 0 else { throw POSIXError(.EIO) }
         var reuse: Int32 = 1
@@ -84,7 +96,7 @@ final class FaultServer: @unchecked Sendable {
         // on Linux, connect to itself (its source port chosen equal to the port it dials), which
         // holds the port until it gives up. Binding is retried for a few seconds.
         var bound = Int32(-1)
-        for attempt in 0..<(port == 0 ? 1 : 50) {
+        for attempt in 0..<(port == 0 || !retrying ? 1 : 50) {
             if attempt > 0 { usleep(100_000) }
             bound = withUnsafePointer(to: &address) {
                 $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(listener, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
