@@ -32,11 +32,11 @@ final class FaultServer: @unchecked Sendable {
             try startListening()
             return
         }
-        // A port below Linux's ephemeral range (32768–60999): when the server restarts on it, no
-        // outgoing connection of another test can be holding it (a port the kernel handed out
-        // was, in a full run, taken by a client's connection between a stop and a restart).
+        // When the server restarts on its port, no outgoing connection of another test can be
+        // holding it (a port the kernel handed out was, in a full run, taken by a client's
+        // connection between a stop and a restart).
         for _ in 0..<100 {
-            boundPort = Int.random(in: 20_000...32_000)
+            boundPort = portBelowEphemeralRange()
             if (try? startListening(retrying: false)) != nil { return }
         }
         boundPort = 0
@@ -176,12 +176,12 @@ extension FaultServer {
 /// server on it later (another test's server may be given it meanwhile; prefer
 /// ``closedLoopbackPort()``).
 ///
-/// The port is drawn from below Linux's ephemeral range (32768–60999), so no server asking for
-/// port 0 and no outgoing connection is given it meanwhile.
+/// The port is drawn with ``portBelowEphemeralRange()``: no outgoing connection and no server
+/// given an ephemeral port can take it meanwhile (another fault server draws from the same range,
+/// rarely the same port).
 func releasedLoopbackPort() throws -> Int {
-    var generator = SystemRandomNumberGenerator()
     for _ in 0..<200 {
-        let candidate = Int.random(in: 20_000...32_000, using: &generator)
+        let candidate = portBelowEphemeralRange()
         if let socket = boundLoopbackSocket(port: candidate) {
             close(socket)
             return candidate
@@ -205,6 +205,10 @@ func closedLoopbackPort() throws -> Int {
     }
     return Int(UInt16(bigEndian: address.sin_port))
 }
+
+/// A port drawn at random from below Linux's ephemeral range (32768–60999), which the kernel
+/// never gives an outgoing connection or a server asking for port 0.
+func portBelowEphemeralRange() -> Int { Int.random(in: 20_000...32_000) }
 
 /// A TCP socket bound to 127.0.0.1:`port` (0: any free port), not listening; nil if the port is taken.
 private func boundLoopbackSocket(port: Int) -> Int32? {
