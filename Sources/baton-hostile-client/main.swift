@@ -1,11 +1,14 @@
 // Fetches one query from a server on 127.0.0.1 (a test's misbehaving server) with a response-size
-// limit, then prints how it ended and the process's peak resident memory: the hostile-server
-// tests run the client here, in a process of its own, so that a body the client failed to bound
-// shows as memory (or a trap) here and not in the test runner.
+// limit, then prints how it ended, whether anything reached the cache, how long it took and the
+// process's peak resident memory. The hostile-server tests run the client here, in a process of
+// its own: a body the client failed to bound shows as memory (or a trap) here and not in the test
+// runner, and a flood that keeps a process's HTTP stack busy (on Linux every URLSession in a
+// process shares one work queue) does not delay the other tests' requests.
 //
 //     baton-hostile-client <port> <urlSession|asyncHTTPClient> <maxResponseBytes>
 //
-// Prints `outcome: <description>` and `vmhwm-kb: <n>`.
+// Prints `outcome: <case> <limit or description>`, `description: <the error's description>`,
+// `cached: yes|no`, `elapsed-ms: <n>` and `vmhwm-kb: <n>`.
 import Baton
 import BatonAsyncHTTPClient
 import BatonExampleAPI
@@ -20,22 +23,27 @@ let httpClient: any HTTPClient = arguments[2] == "asyncHTTPClient" ? AsyncHTTPCl
 var limits = ResponseLimits()
 limits.maxResponseBytes = maxBytes
 limits.operationTimeout = .seconds(30)
-let transport = RequestChainNetworkTransport(
-    url: URL(string: "http://127.0.0.1:\(port)/graphql")!, httpClient: httpClient, limits: limits)
+let client = BatonClient(url: URL(string: "http://127.0.0.1:\(port)/graphql")!, httpClient: httpClient, limits: limits)
+let query = HeroNameQuery(episode: .some(.case(.jedi)))
 
+let start = ContinuousClock.now
 let outcome: String
+var description = ""
 do {
-    let response = try await transport.send(operation: HeroNameQuery(episode: .some(.case(.jedi))))
-    outcome = "success \(response.body.count) keys"
+    let result = try await client.fetch(query: query, cachePolicy: .networkOnly)
+    outcome = "success \(result.data?.hero?.name ?? "nil")"
 } catch let error as BatonError {
-    if case .responseTooLarge(_, let limit) = error {
-        outcome = "responseTooLarge \(limit)"
-    } else {
-        outcome = "\(error)"
+    description = "\(error)"
+    switch error {
+    case .responseTooLarge(_, let limit): outcome = "responseTooLarge \(limit)"
+    case .network(_, let underlying): outcome = "network \(underlying)"
+    default: outcome = "\(error)"
     }
 } catch {
     outcome = "\(error)"
 }
+let elapsed = ContinuousClock.now - start
+let cached = (try? await client.fetch(query: query, cachePolicy: .returnCacheDataDontFetch)) != nil
 
 /// The peak resident set (`VmHWM`, kB) from /proc/self/status; -1 where there is none.
 func peakResidentKilobytes() -> Int {
@@ -47,4 +55,7 @@ func peakResidentKilobytes() -> Int {
 }
 
 print("outcome: \(outcome)")
+print("description: \(description.split(separator: "\n").joined(separator: " "))")
+print("cached: \(cached ? "yes" : "no")")
+print("elapsed-ms: \(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)")
 print("vmhwm-kb: \(peakResidentKilobytes())")

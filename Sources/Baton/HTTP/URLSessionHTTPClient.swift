@@ -95,18 +95,20 @@ public struct URLSessionHTTPClient: HTTPClient {
             let delegate = StreamingSessionDelegate()
             let queue = OperationQueue()
             queue.maxConcurrentOperationCount = 1
-            let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
+            let session = await URLSessionCalls.run {
+                URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
+            }
             let made: (URLSessionTask, @Sendable () -> Void)
             do {
                 made = try await makeTask(current, body: currentBody, timeout: options.timeout, in: session)
             } catch {
-                session.invalidateAndCancel()
+                URLSessionCalls.async { session.invalidateAndCancel() }
                 throw error
             }
             let (task, cleanUp) = made
             return try await delegate.start(task, limit: limit, window: window) {
                 cleanUp()
-                session.finishTasksAndInvalidate()
+                URLSessionCalls.async { session.finishTasksAndInvalidate() }
             }
         }
         return (try Self.httpResponse(head), chunks)
@@ -143,15 +145,20 @@ public struct URLSessionHTTPClient: HTTPClient {
         var urlRequest = try makeURLRequest(request, timeout: timeout)
         switch body {
         case nil:
-            return (session.dataTask(with: urlRequest), {})
+            let finalRequest = urlRequest
+            return (await URLSessionCalls.run { session.dataTask(with: finalRequest) }, {})
         case .data(let bytes)?:
             urlRequest.httpBody = bytes
-            return (session.dataTask(with: urlRequest), {})
+            let finalRequest = urlRequest
+            return (await URLSessionCalls.run { session.dataTask(with: finalRequest) }, {})
         case .file(let url)?:
-            return (session.uploadTask(with: urlRequest, fromFile: url), {})
+            let finalRequest = urlRequest
+            return (await URLSessionCalls.run { session.uploadTask(with: finalRequest, fromFile: url) }, {})
         case .stream?:
             let file = try await Self.spool(body!)
-            return (session.uploadTask(with: urlRequest, fromFile: file), { try? FileManager.default.removeItem(at: file) })
+            let finalRequest = urlRequest
+            let task = await URLSessionCalls.run { session.uploadTask(with: finalRequest, fromFile: file) }
+            return (task, { try? FileManager.default.removeItem(at: file) })
         }
     }
 
@@ -190,6 +197,31 @@ struct RedirectDeclined: Error {
     let location: URL
 }
 
+/// Where Baton calls URLSession's methods that wait: on Linux, FoundationNetworking's
+/// `dataTask(with:)`, `uploadTask`, `resume()`, `cancel()` and the invalidations each wait
+/// (`DispatchQueue.sync`) for the one work queue every session in the process shares, which a
+/// fast or endless response keeps busy for seconds. Called from a Swift task, such a wait holds
+/// one of the few threads Swift's concurrency runs every task on (as many as the cores): a few
+/// requests started or cancelled while one server floods its response stalled every task in the
+/// process, watchers and WebSocket pings included, for 40 s (a CI run of the test suite, stack
+/// samples in gdb). Here they wait on a thread of this serial queue instead, which, unlike the
+/// global concurrent queues, gets a thread of its own however busy the others are.
+enum URLSessionCalls {
+    private static let queue = DispatchQueue(label: "Baton.URLSessionCalls")
+
+    /// Runs `work` on the queue and returns its result.
+    static func run<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            queue.async { continuation.resume(returning: work()) }
+        }
+    }
+
+    /// Runs `work` on the queue, without waiting for it.
+    static func async(_ work: @escaping @Sendable () -> Void) {
+        queue.async(execute: work)
+    }
+}
+
 /// The session every request runs in and its delegate; invalidated when the client goes away.
 final class StreamingSession: @unchecked Sendable {
     let delegate = StreamingSessionDelegate()
@@ -211,7 +243,9 @@ final class StreamingSession: @unchecked Sendable {
         }
     }
 
-    deinit { created?.finishTasksAndInvalidate() }
+    deinit {
+        if let created { URLSessionCalls.async { created.finishTasksAndInvalidate() } }
+    }
 }
 
 /// Routes each task's events. A streamed task: the response head resumes the caller, each data
@@ -254,7 +288,7 @@ final class StreamingSessionDelegate: NSObject, URLSessionDataDelegate, @uncheck
                     states[task.taskIdentifier] = TaskState(
                         head: head, body: continuation, limit: limit, onFinish: onFinish, window: window)
                 }
-                task.resume()
+                URLSessionCalls.async { task.resume() }
             }
         } onCancel: {
             handle.cancel()
@@ -280,7 +314,7 @@ final class StreamingSessionDelegate: NSObject, URLSessionDataDelegate, @uncheck
                 lock.withLock {
                     states[task.taskIdentifier] = TaskState(head: nil, body: nil, whole: whole, limit: limit, onFinish: {})
                 }
-                task.resume()
+                URLSessionCalls.async { task.resume() }
             }
         } onCancel: {
             handle.cancel()
@@ -310,7 +344,7 @@ final class StreamingSessionDelegate: NSObject, URLSessionDataDelegate, @uncheck
         whole?.resume(throwing: error)
         head?.resume(throwing: error)
         body?.finish(throwing: error)
-        DispatchQueue.global().async { task.cancel() }
+        URLSessionCalls.async { task.cancel() }
     }
 
     func urlSession(
@@ -432,7 +466,7 @@ final class CancellableTaskHandle: @unchecked Sendable {
             self.task = task
             return cancelled
         }
-        if cancelNow { DispatchQueue.global().async { task.cancel() } }
+        if cancelNow { URLSessionCalls.async { task.cancel() } }
     }
 
     func cancel() {
@@ -440,6 +474,6 @@ final class CancellableTaskHandle: @unchecked Sendable {
             cancelled = true
             return self.task
         }
-        if let task { DispatchQueue.global().async { task.cancel() } }
+        if let task { URLSessionCalls.async { task.cancel() } }
     }
 }
