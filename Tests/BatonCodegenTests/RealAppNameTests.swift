@@ -151,4 +151,20 @@ struct RealAppNameTests {
             ]))
         try await TypeCheck.generated(output)
     }
+
+    /// An admin screen's `query EventsIntrospection { __schema { types { … } } }`: the query
+    /// root's introspection fields, which no schema declares, are typed like any other (they
+    /// were "no field "__schema" on type "Query""); elsewhere they stay an error, as the spec says.
+    @Test func introspectionFieldsOnTheQueryRoot() async throws {
+        let output = try generate(
+            """
+            query EventsIntrospection { __schema { queryType { name } types { name kind interfaces { name } description } } }
+            query TypeInfo($name: String!) { __type(name: $name) { name kind fields(includeDeprecated: true) { name type { kind ofType { name } } } } }
+            """)
+        let operation = file(output, "Operations/EventsIntrospectionQuery.swift")
+        #expect(operation.contains(#".field("__schema", type: .nonNull(.object("__Schema"))"#))
+        #expect(file(output, "Operations/TypeInfoQuery.swift").contains(#".field("__type", type: .object("__Type")"#))
+        try await TypeCheck.generated(output)
+        #expect(throws: CodegenErrors.self) { try generate("query Q { project { __schema { types { name } } } }") }
+    }
 }

@@ -10,6 +10,10 @@ public enum Query: BatonTesting.MockObject {
 
     /// The fields of `Query` a mock sets, as the documents select them.
     public struct MockFields: Swift.Sendable {
+        /// Access the current type schema of this server.
+        public let __schema = BatonTesting.MockField<BatonTesting.Mock<__Schema>>("__schema")
+        /// Request the type information of a single type.
+        public let __type = BatonTesting.MockField<BatonTesting.Mock<__Type>>("__type")
         /// The device's settings: answered by the store, never by the server.
         public let deviceSettings = BatonTesting.MockField<BatonTesting.Mock<DeviceSettings>>("deviceSettings")
         /// The hero of an episode; R2-D2 when no episode is given.
@@ -35,8 +39,10 @@ public enum Query: BatonTesting.MockObject {
 
 extension BatonTesting.Mock where O == Query {
     /// A mock `Query` with these fields set; the others stay unset.
-    public init(deviceSettings: BatonTesting.Mock<DeviceSettings>? = nil, hero: (any BatonTesting.AnyMock)? = nil, human: BatonTesting.Mock<Human>? = nil, launch: BatonTesting.Mock<Launch>? = nil, launches: BatonTesting.Mock<LaunchConnection>? = nil, me: BatonTesting.Mock<User>? = nil, node: (any BatonTesting.AnyMock)? = nil, posts: [BatonTesting.Mock<Post>]? = nil, reviews: [BatonTesting.Mock<Review>?]? = nil, search: [(any BatonTesting.AnyMock)?]? = nil, viewer: BatonTesting.Mock<User>? = nil) {
+    public init(__schema: BatonTesting.Mock<__Schema>? = nil, __type: BatonTesting.Mock<__Type>? = nil, deviceSettings: BatonTesting.Mock<DeviceSettings>? = nil, hero: (any BatonTesting.AnyMock)? = nil, human: BatonTesting.Mock<Human>? = nil, launch: BatonTesting.Mock<Launch>? = nil, launches: BatonTesting.Mock<LaunchConnection>? = nil, me: BatonTesting.Mock<User>? = nil, node: (any BatonTesting.AnyMock)? = nil, posts: [BatonTesting.Mock<Post>]? = nil, reviews: [BatonTesting.Mock<Review>?]? = nil, search: [(any BatonTesting.AnyMock)?]? = nil, viewer: BatonTesting.Mock<User>? = nil) {
         self.init()
+        self.__schema = __schema
+        self.__type = __type
         self.deviceSettings = deviceSettings
         self.hero = hero
         self.human = human

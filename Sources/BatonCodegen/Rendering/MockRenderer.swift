@@ -29,7 +29,8 @@ struct MockRenderer {
             guard visited.insert(ObjectIdentifier(scope)).inserted else { return }
             let objects = index.possibleTypes(of: scope.typeName)
             for object in objects where fields[object] == nil { fields[object] = [:] }
-            for case .field(let field) in scope.selections where !field.name.hasPrefix("__") {
+            // `__typename` and `__id` are the mock's own; introspection fields (`__schema`) are set like any other.
+            for case .field(let field) in scope.selections where field.name != "__typename" && field.name != "__id" {
                 for object in objects {
                     if let info = index.field(field.name, on: object) { fields[object]?[field.name] = info }
                 }

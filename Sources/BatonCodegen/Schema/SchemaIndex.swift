@@ -65,6 +65,7 @@ final class SchemaIndex {
         if name == "__id" {
             return FieldInfo(name: name, type: GraphQLNonNull(GraphQLID), description: nil, deprecationReason: nil)
         }
+        if typeName == schema.queryType?.name, let meta = introspectionField(name) { return meta }
         if let cached = fieldCache[typeName] { return cached[name] }
         var fields: [String: FieldInfo] = [:]
         let map: GraphQLFieldMap?
@@ -81,6 +82,23 @@ final class SchemaIndex {
         }
         fieldCache[typeName] = fields
         return fields[name]
+    }
+
+    /// The query root's introspection fields (`__schema`, `__type(name:)`), which every schema
+    /// has without declaring them (GraphQL spec, "Schema Introspection").
+    private func introspectionField(_ name: String) -> FieldInfo? {
+        switch name {
+        case "__schema":
+            guard let type = schema.getType(name: "__Schema") as? GraphQLObjectType else { return nil }
+            return FieldInfo(name: name, type: GraphQLNonNull(type), description: "Access the current type schema of this server.", deprecationReason: nil)
+        case "__type":
+            guard let type = schema.getType(name: "__Type") as? GraphQLObjectType else { return nil }
+            var info = FieldInfo(name: name, type: type, description: "Request the type information of a single type.", deprecationReason: nil)
+            info.arguments["name"] = GraphQLNonNull(GraphQLString)
+            return info
+        default:
+            return nil
+        }
     }
 
     /// The object types an abstract type can be, in schema order; an object type is itself.
