@@ -53,6 +53,20 @@ struct ClientSchemaExtensionTests {
         try #require(output.files.first { $0.relativePath == path }).contents
     }
 
+    /// Apollo Client apps select `@client` fields no schema declares (local resolvers answer
+    /// them): a typed client cannot type them, and the error says where to declare them.
+    @Test func anUndeclaredClientFieldSaysWhereToDeclareIt() throws {
+        do {
+            _ = try generate(documents: "query User { viewer { id } authenticated @client }")
+            Issue.record("an undeclared @client field generated")
+        } catch let errors as CodegenErrors {
+            let message = try #require(errors.errors.first?.description)
+            #expect(message.contains(#"Cannot query field "authenticated" on type "Query"."#))
+            #expect(message.contains("extend type Query { authenticated: String }"), "\(message)")
+            #expect(message.contains("operations.graphql:1:"), "\(message)")
+        }
+    }
+
     /// Relay's `SkipClientExtensionsTransform`: client fields leave the document with their
     /// arguments' variables; what the server needs stays.
     @Test func clientFieldsAreStrippedFromTheDocumentSent() throws {

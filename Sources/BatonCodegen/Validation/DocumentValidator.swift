@@ -96,7 +96,19 @@ public enum DocumentValidator {
             {
                 continue
             }
-            errors.append(CodegenError(error, defaultPath: sources.first?.path ?? "<documents>"))
+            var converted = CodegenError(error, defaultPath: sources.first?.path ?? "<documents>")
+            if error.message.hasPrefix("Cannot query field"),
+                let field = error.nodes.lazy.compactMap({ $0 as? GraphQL.Field }).first,
+                field.directives.contains(where: { $0.name.value == ClientDirectives.client })
+            {
+                // Apollo Client resolves an undeclared @client field at run time; a typed client
+                // needs its type (Apollo iOS asks the same).
+                converted = CodegenError(
+                    converted.message + " A @client field needs a declaration in a client schema extension beside the operations, "
+                        + "such as `extend type \(Self.parentTypeName(of: error.message) ?? "Query") { \(field.name.value): String }`.",
+                    at: converted.location, notes: converted.notes)
+            }
+            errors.append(converted)
         }
         if !errors.isEmpty { throw CodegenErrors(errors.sorted(by: inputOrder)) }
         return ValidatedDocuments(operations: operations, fragments: fragments, sourcePaths: sourcePaths)
@@ -205,6 +217,13 @@ public enum DocumentValidator {
             }
         }
         return places
+    }
+
+    /// The type in GraphQLSwift's "Cannot query field "x" on type "T"." message.
+    static func parentTypeName(of message: String) -> String? {
+        guard let range = message.range(of: "on type \"") else { return nil }
+        let rest = message[range.upperBound...]
+        return rest.firstIndex(of: "\"").map { String(rest[..<$0]) }
     }
 
     static func isAllowed(_ error: GraphQLError) -> Bool {
