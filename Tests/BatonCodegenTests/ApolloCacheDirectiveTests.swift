@@ -64,6 +64,26 @@ struct ApolloCacheDirectiveTests {
             """)
         #expect(loaded.cachePolicies.embeddedFields == ["Author": ["name"]])
         #expect(loaded.cachePolicies.typeMaxAge == ["Author": 7])
+        #expect(loaded.cachePolicies.inheritMaxAgeFields == ["Reader": ["book"]])
+    }
+
+    /// `inheritMaxAge: true` on a type, on a field definition and in `@cacheControlField`: stated
+    /// in the generated metadata for the store, which gives those fields the max age of the
+    /// field that leads to them (Apollo Server's rule).
+    @Test func inheritMaxAgeReachesTheGeneratedMetadata() async throws {
+        let loaded = try load(
+            """
+            extend type Shelf @cacheControl(inheritMaxAge: true)
+            extend type Book @cacheControlField(name: "author", inheritMaxAge: true) @cacheControl(maxAge: 60)
+            """)
+        #expect(loaded.cachePolicies.inheritMaxAgeTypes == ["Shelf"])
+        #expect(loaded.cachePolicies.inheritMaxAgeFields == ["Book": ["author"]])
+        let sources = [DocumentSource(path: "Q.graphql", text: "query B($id: ID!) { book(id: $id) { id author { name } } shelf { __typename } }")]
+        let output = try CodeGenerator.generate(schema: loaded, sources: sources, options: GenerationOptions())
+        let metadata = try #require(output.files.first { $0.relativePath.hasSuffix("SchemaMetadata.swift") }).contents
+        #expect(metadata.contains(#"inheritMaxAgeTypes: ["Shelf"] as Swift.Set<Swift.String>"#))
+        #expect(metadata.contains(#"inheritMaxAgeFields: ["Book": ["author"]] as [Swift.String: Swift.Set<Swift.String>]"#))
+        try await TypeCheck.generated(output, moduleName: "InheritMaxAge")
     }
 
     /// Morty's (Apollo's nullability spec) declarations are not refused.

@@ -21,6 +21,22 @@ struct NormalizerReaderTests {
             variables: descriptor.variables, errors: errors)
     }
 
+    /// The root record (`__Root`, as Relay names it) reads as the operation's root type:
+    /// `__typename` at the root is `Query` as the server said, and `... on Query` applies.
+    @Test func theRootRecordReadsAsTheRootType() throws {
+        let typename = Selection.field("__typename", type: .nonNull(.scalar("String")))
+        let selections: [Selection] = [
+            typename, .inlineFragment(on: TypeCondition("Query"), selections: [.field("viewerName", type: .scalar("String"))]),
+        ]
+        let descriptor = OperationDescriptor(name: "Root", selections: selections, variables: [:], rootType: "Query")
+        let store = Store()
+        store.publish(data: ["__typename": "Query", "viewerName": "Ada"], for: descriptor)
+        let read = store.read(descriptor)
+        #expect(!read.isMissing)
+        #expect(read.data?["__typename"] == "Query")
+        #expect(read.data?["viewerName"] == "Ada")
+    }
+
     @Test func normalizesObjectsByIDAndOthersByClientID() throws {
         let records = normalize(lukeResponse, empire)
         let root = try #require(records[.rootID])

@@ -58,7 +58,8 @@ struct SchemaMetadataRenderer {
             writer.line("],")
         }
         let directives = index.loaded.cachePolicies
-        let hasDirectives = !(directives.embeddedFields.isEmpty && directives.keyArgs.isEmpty && directives.typeMaxAge.isEmpty && directives.fieldMaxAge.isEmpty)
+        let hasDirectives = !(directives.embeddedFields.isEmpty && directives.keyArgs.isEmpty && directives.typeMaxAge.isEmpty && directives.fieldMaxAge.isEmpty
+            && directives.inheritMaxAgeTypes.isEmpty && directives.inheritMaxAgeFields.isEmpty)
         writer.line("globalIDInterface: \(globalIDInterface().map(SwiftNaming.stringLiteral) ?? "nil")" + (hasDirectives ? "," : ""))
         if hasDirectives { renderCacheDirectives(directives, into: &writer) }
         writer.outdent()
@@ -94,6 +95,14 @@ struct SchemaMetadataRenderer {
                 "fieldMaxAge: [" + directives.fieldMaxAge.sorted { $0.key < $1.key }.map { type, fields in
                     "\(literal(type)): [" + fields.sorted { $0.key < $1.key }.map { "\(literal($0.key)): \($0.value)" }.joined(separator: ", ") + "]"
                 }.joined(separator: ", ") + "] as [Swift.String: [Swift.String: Swift.Int]]")
+        }
+        if !directives.inheritMaxAgeTypes.isEmpty {
+            arguments.append("inheritMaxAgeTypes: " + list(directives.inheritMaxAgeTypes.sorted()) + " as Swift.Set<Swift.String>")
+        }
+        if !directives.inheritMaxAgeFields.isEmpty {
+            arguments.append(
+                "inheritMaxAgeFields: [" + directives.inheritMaxAgeFields.sorted { $0.key < $1.key }.map { "\(literal($0.key)): \(list($0.value.sorted()))" }
+                    .joined(separator: ", ") + "] as [Swift.String: Swift.Set<Swift.String>]")
         }
         for (offset, argument) in arguments.enumerated() { writer.line(argument + (offset < arguments.count - 1 ? "," : "")) }
         writer.outdent()

@@ -2,7 +2,8 @@ import GraphQL
 
 /// What Apollo's cache directives in a schema (or its extensions) say, as Apollo Kotlin and Apollo
 /// iOS read them: `@typePolicy(keyFields:, embeddedFields:)`, `@fieldPolicy(forField:, keyArgs:)`,
-/// `@cacheControl(maxAge:)` and `@cacheControlField(name:, maxAge:)`, under whatever names
+/// `@cacheControl(maxAge:, inheritMaxAge:)` and `@cacheControlField(name:, maxAge:,
+/// inheritMaxAge:)`, under whatever names
 /// `@link` gave them.
 public struct CachePolicies: Sendable, Hashable {
     /// Cache key fields by type: `@typePolicy(keyFields: "id")`.
@@ -19,6 +20,11 @@ public struct CachePolicies: Sendable, Hashable {
     /// Max ages in seconds by parent type and field: `@cacheControl(maxAge:)` on a field
     /// definition, `@cacheControlField(name:, maxAge:)` on its type.
     public var fieldMaxAge: [String: [String: Int]] = [:]
+    /// Types whose fields take the max age of the field leading to them: `@cacheControl(inheritMaxAge: true)` on a type.
+    public var inheritMaxAgeTypes: Set<String> = []
+    /// Fields that take the max age of the field leading to their parent, by parent type:
+    /// `inheritMaxAge: true` in `@cacheControl` on a field or `@cacheControlField` on its type.
+    public var inheritMaxAgeFields: [String: Set<String>] = [:]
 
     /// Reads the directives of `definitions`; `links` maps renamed directives to their own names.
     /// With `schema`, what they name is checked against it: embedded fields, a field policy's
@@ -65,6 +71,9 @@ public struct CachePolicies: Sendable, Hashable {
             }
             return age
         }
+        func inheritsMaxAge(_ directive: Directive) -> Bool {
+            (LinkImports.argument(directive, "inheritMaxAge") as? BooleanValue)?.value == true
+        }
         func readType(_ type: String, _ directives: [Directive], fields: [FieldDefinition]) {
             for directive in directives {
                 switch links.canonical(directive.name.value) {
@@ -85,20 +94,32 @@ public struct CachePolicies: Sendable, Hashable {
                         policies.keyArgs[type, default: [:]][name] = keyArgs
                     }
                 case "cacheControl":
-                    if let age = maxAge(directive) { policies.typeMaxAge[type] = age }
+                    if let age = maxAge(directive) {
+                        policies.typeMaxAge[type] = age
+                    } else if inheritsMaxAge(directive) {
+                        policies.inheritMaxAgeTypes.insert(type)
+                    }
                 case "cacheControlField":
                     guard let field = string(directive, "name") else {
                         errors.append(CodegenError("@cacheControlField needs name: \"fieldName\"", at: .of(directive)))
                         continue
                     }
-                    if let age = maxAge(directive) { policies.fieldMaxAge[type, default: [:]][field] = age }
+                    if let age = maxAge(directive) {
+                        policies.fieldMaxAge[type, default: [:]][field] = age
+                    } else if inheritsMaxAge(directive) {
+                        policies.inheritMaxAgeFields[type, default: []].insert(field)
+                    }
                 default:
                     break
                 }
             }
             for field in fields {
                 for directive in field.directives where links.canonical(directive.name.value) == "cacheControl" {
-                    if let age = maxAge(directive) { policies.fieldMaxAge[type, default: [:]][field.name.value] = age }
+                    if let age = maxAge(directive) {
+                        policies.fieldMaxAge[type, default: [:]][field.name.value] = age
+                    } else if inheritsMaxAge(directive) {
+                        policies.inheritMaxAgeFields[type, default: []].insert(field.name.value)
+                    }
                 }
             }
         }

@@ -5,9 +5,11 @@ import BatonAPI
 ///
 /// A field's max age is, first match wins: ``maxAgeByField`` for its parent type and name; the
 /// schema's `@cacheControl(maxAge:)` on the field (or `@cacheControlField(name:, maxAge:)` on
-/// its type); for a field returning an object, ``maxAgeByType`` of that type, then the
-/// schema's `@cacheControl(maxAge:)` on the type; for a scalar field, the max age of the field
-/// that led to its object (at the root, ``defaultMaxAge``); else ``defaultMaxAge``. A response
+/// its type), or its `inheritMaxAge: true` (the max age of the field that led to its object);
+/// for a field returning an object, ``maxAgeByType`` of that type, then the schema's
+/// `@cacheControl(maxAge:)` on the type or its `inheritMaxAge: true`; for a scalar field, the
+/// max age of the field that led to its object (at the root, ``defaultMaxAge``); else
+/// ``defaultMaxAge``. These are Apollo Server's and Apollo Kotlin's rules. A response
 /// whose HTTP head says `Cache-Control: max-age=N` makes its fields expire N seconds after
 /// they were received, whatever their max age says (the sooner wins).
 ///
@@ -53,7 +55,7 @@ public struct CacheFreshness: Sendable, Hashable {
     /// The max ages that apply to a read or write of an operation generated for a schema with
     /// `directives` (`nil`: nothing gives a max age).
     func rules(for directives: CacheDirectives?) -> MaxAgeRules? {
-        let schema = usesSchemaDirectives ? directives.flatMap { $0.typeMaxAge.isEmpty && $0.fieldMaxAge.isEmpty ? nil : $0 } : nil
+        let schema = usesSchemaDirectives ? directives.flatMap { $0.statesMaxAges ? $0 : nil } : nil
         guard configuresMaxAges || schema != nil else { return nil }
         return MaxAgeRules(freshness: self, schema: schema)
     }
@@ -65,8 +67,15 @@ final class MaxAgeRules {
     private let freshness: CacheFreshness
     private let schema: CacheDirectives?
     let defaultMaxAge: Double?
-    /// Explicit max ages found so far, by parent type and field name (`nil`: none).
-    private var explicit: [String: [String: Double?]] = [:]
+    /// Explicit max ages found so far, by parent type and field name.
+    private var explicit: [String: [String: ExplicitMaxAge]] = [:]
+
+    /// What a field's own configuration or directive says.
+    private enum ExplicitMaxAge {
+        case none
+        case seconds(Double)
+        case inherited
+    }
 
     init(freshness: CacheFreshness, schema: CacheDirectives?) {
         self.freshness = freshness
@@ -75,20 +84,35 @@ final class MaxAgeRules {
     }
 
     /// The max age of `field` on `parentType`: for an object-valued field (`returnType` given),
-    /// its own or its type's or the default; for a scalar, its own or `inherited`.
+    /// its own or its type's or the default; for a scalar, its own or `inherited` (the max age
+    /// of the field that led here); `inheritMaxAge` makes a field or type take `inherited` too.
     func maxAge(of field: String, on parentType: String, returning returnType: String?, inherited: Double?) -> Double? {
-        if let own = explicitMaxAge(of: field, on: parentType) { return own }
+        switch explicitMaxAge(of: field, on: parentType) {
+        case .seconds(let age): return age
+        case .inherited: return inherited
+        case .none: break
+        }
         guard let returnType else { return inherited }
         if let age = freshness.maxAgeByType[returnType] { return age.seconds }
         if let age = schema?.typeMaxAge[returnType] { return Double(age) }
+        if schema?.inheritMaxAgeTypes.contains(returnType) == true { return inherited }
         return defaultMaxAge
     }
 
-    private func explicitMaxAge(of field: String, on parentType: String) -> Double? {
+    private func explicitMaxAge(of field: String, on parentType: String) -> ExplicitMaxAge {
         if let known = explicit[parentType]?[field] { return known }
-        let age = freshness.maxAgeByField[parentType]?[field]?.seconds ?? schema?.fieldMaxAge[parentType]?[field].map(Double.init)
-        explicit[parentType, default: [:]][field] = .some(age)
-        return age
+        let found: ExplicitMaxAge
+        if let age = freshness.maxAgeByField[parentType]?[field] {
+            found = .seconds(age.seconds)
+        } else if let age = schema?.fieldMaxAge[parentType]?[field] {
+            found = .seconds(Double(age))
+        } else if schema?.inheritMaxAgeFields[parentType]?.contains(field) == true {
+            found = .inherited
+        } else {
+            found = .none
+        }
+        explicit[parentType, default: [:]][field] = found
+        return found
     }
 }
 

@@ -150,19 +150,22 @@ public struct Reader {
     private mutating func readObject(
         _ record: Record, parentType: String, plan: SelectionPlan, embeddedAge: JSONValue?? = nil
     ) -> JSONObject {
-        let planned = plan.object(for: record.typename ?? parentType).fields
+        let isRoot = record.id == .rootID
+        // The root record (typename `__Root`, as in Relay) holds every root type's fields: read
+        // here, it is the read's root type (`Query`), for type conditions, `__typename` and the
+        // max ages stated for the root's fields.
+        let typename = isRoot ? parentType : record.typename ?? parentType
+        let planned = plan.object(for: typename).fields
         var keys: [String] = []
         var values: [JSONValue] = []
         keys.reserveCapacity(planned.count)
         values.reserveCapacity(planned.count)
-        let isRoot = record.id == .rootID
-        let typename = record.typename ?? parentType
         let fieldAges = ages?.datesFields == true && embeddedAge == nil ? record.fields[FieldAges.key]?.scalarValue?.objectValue : nil
         for entry in planned {
             let value: JSONValue
             switch entry.kind {
             case .typename:
-                guard let typename = record.typename else {
+                guard isRoot || record.typename != nil else {
                     markMissing(.key(entry.responseKey))
                     continue
                 }

@@ -131,6 +131,45 @@ struct FreshnessTests {
         maxAgeCases(Store(freshness: CacheFreshness(defaultMaxAge: .seconds(20)), clock: clock), clock, schema: Self.declarative)
     }
 
+    /// SchemaCoordinatesMaxAgeProviderTest.declarativeApolloServerExample, Apollo Server's
+    /// example: `Query.cachedBook` 60 s, `Query.reader` 40 s, `Book.cachedTitle` 30 s,
+    /// `Reader.book` `@cacheControl(inheritMaxAge: true)`, 0 s by default. A read is stale when
+    /// its soonest field is.
+    @Test("SchemaCoordinatesMaxAgeProviderTest: declarativeApolloServerExample")
+    func declarativeApolloServerExample() {
+        let directives = CacheDirectives(
+            fieldMaxAge: ["Query": ["cachedBook": 60, "reader": 40], "Book": ["cachedTitle": 30]], inheritMaxAgeFields: ["Reader": ["book"]])
+        let typename = Q.typename
+        func book(_ name: String, _ field: String) -> Selection {
+            .field(name, type: .object("Book"), selections: [typename, .field(field, type: .scalar("String"))])
+        }
+        let bookCachedTitle = Q.descriptor("BookCachedTitle", [book("book", "cachedTitle")], directives: directives)
+        let cachedBookTitle = Q.descriptor("CachedBookTitle", [book("cachedBook", "title")], directives: directives)
+        let cachedBookCachedTitle = Q.descriptor("CachedBookCachedTitle", [book("cachedBook", "cachedTitle")], directives: directives)
+        let readerBookTitle = Q.descriptor(
+            "ReaderBookTitle", [.field("reader", type: .object("Reader"), selections: [typename, book("book", "title")])], directives: directives)
+        let clock = TestClock()
+        let store = Store(freshness: CacheFreshness(defaultMaxAge: .zero), clock: clock)
+        let written = clock.now
+        let bookData: JSONObject = ["__typename": "Book", "title": "T", "cachedTitle": "C"]
+        store.publish(data: ["book": .object(bookData)], for: bookCachedTitle, received: ResponseAge())
+        store.publish(data: ["cachedBook": .object(bookData)], for: cachedBookTitle, received: ResponseAge())
+        store.publish(data: ["cachedBook": .object(bookData)], for: cachedBookCachedTitle, received: ResponseAge())
+        store.publish(data: ["reader": ["__typename": "Reader", "book": .object(bookData)]], for: readerBookTitle, received: ResponseAge())
+        // book: 0 s (Book has no max age, the default is 0), so book.cachedTitle reads stale at once.
+        #expect(store.read(bookCachedTitle).staleAt == written)
+        // cachedBook.title: 60 s, the scalar's from the field that led to it.
+        #expect(store.read(cachedBookTitle).staleAt == written.addingTimeInterval(60))
+        // cachedBook.cachedTitle: its own 30 s.
+        #expect(store.read(cachedBookCachedTitle).staleAt == written.addingTimeInterval(30))
+        // reader.book.title: 40 s, inherited by Reader.book from Query.reader, and by title from book.
+        #expect(store.read(readerBookTitle).staleAt == written.addingTimeInterval(40))
+        clock.advance(seconds: 39)
+        #expect(store.check(readerBookTitle) == .available)
+        clock.advance(seconds: 2)
+        #expect(store.check(readerBookTitle) == .stale)
+    }
+
     /// The client's configuration comes before the schema's directives; without
     /// `usesSchemaDirectives` the schema's are not read at all.
     @Test func theClientsMaxAgesComeBeforeTheSchemas() {
