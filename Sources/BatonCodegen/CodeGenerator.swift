@@ -19,7 +19,8 @@ public struct GenerationOptions: Sendable, Hashable {
     /// Whether to generate test mocks (`GeneratedOutput.testMockFiles`), and the module they import.
     public var testMocks: TestMockOptions?
 
-    /// Options; by default no namespace, no custom scalars, a file per definition.
+    /// Options; by default no namespace, no custom scalars, a file per definition (the command
+    /// line and `baton.json` default to `.grouped` instead: see `CodegenConfiguration.FileLayout`).
     public init(namespace: String? = nil, customScalars: [String: String] = [:], fileLayout: CodegenConfiguration.FileLayout = .perDefinition) {
         self.namespace = namespace
         self.customScalars = customScalars
