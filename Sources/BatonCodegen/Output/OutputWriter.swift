@@ -76,7 +76,7 @@ public enum OutputWriter {
         let written = data.withUnsafeBytes { buffer -> Bool in
             var offset = 0
             while offset < buffer.count {
-                let count = write(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+                let count = writeBytes(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
                 if count < 0 {
                     if errno == EINTR { continue }
                     return false
@@ -91,4 +91,9 @@ public enum OutputWriter {
             throw CocoaError(.fileWriteUnknown, userInfo: [NSFilePathErrorKey: path])
         }
     }
+}
+
+/// `write(2)`, named so because `OutputWriter.write` hides the C function inside the enum.
+private func writeBytes(_ descriptor: Int32, _ bytes: UnsafeRawPointer, _ count: Int) -> Int {
+    write(descriptor, bytes, count)
 }
