@@ -3,8 +3,9 @@ import PackagePlugin
 
 /// Runs `baton generate` for a target that has a `graphql/baton.json` (which names the schema):
 /// the `.graphql` and `.gql` documents in `graphql/` and the `graphql("""…""")` literals in the
-/// target's Swift files become Swift compiled into the target. One Swift file per document plus
-/// `SchemaTypes.swift`, so the outputs are known before the generator runs.
+/// target's Swift files become Swift compiled into the target, in the grouped layout (a file per
+/// ~40 definitions) with a file count fixed beforehand, so the outputs are known before the
+/// generator runs.
 ///
 /// The plugin gives the generator its documents itself, so `baton.json` needs no `"documents"`
 /// (one there is not used). A schema file inside `graphql/` is never taken for a document,
@@ -49,17 +50,47 @@ struct BatonCodegenPlugin: BuildToolPlugin {
             return []
         }
         let output = context.pluginWorkDirectoryURL.appendingPathComponent("Generated")
-        let outputs = (documents + literalFiles).map { output.appendingPathComponent($0.lastPathComponent + ".swift") }
-            + [output.appendingPathComponent("SchemaTypes.swift")]
+        // The grouped layout (BatonCodegen's GroupedLayout, which a plugin cannot import): ~40
+        // definitions a file, since each frontend job of a debug build parses every file of the
+        // module. The file count is fixed here, from a count of the definitions, so that the
+        // outputs are known before the generator runs.
+        let definitions = (documents + literalFiles).reduce(0) { $0 + Self.definitionCount(in: $1) }
+        let fileCount = max(1, (definitions + Self.definitionsPerFile - 1) / Self.definitionsPerFile)
+        let outputs = (0..<fileCount).map { output.appendingPathComponent(Self.fileName($0, of: fileCount)) }
         return [
             .buildCommand(
                 displayName: "Generating GraphQL types for \(target.name)",
                 executable: try context.tool(named: "baton").url,
-                arguments: ["generate", "--config", config.path, "--output", output.path, "--layout", "per-document", "--skip-test-mocks"]
+                arguments: [
+                    "generate", "--config", config.path, "--output", output.path, "--layout", "grouped", "--file-count", String(fileCount),
+                    "--skip-test-mocks",
+                ]
                     + (documents + literalFiles).flatMap { ["--documents", $0.path] },
                 inputFiles: [config] + documents + literalFiles + schemas,
                 outputFiles: outputs
             )
         ]
+    }
+
+    /// `GroupedLayout.definitionsPerFile`.
+    static let definitionsPerFile = 40
+
+    /// `GroupedLayout.fileName(_:of:)`: `GraphQLDefinitions07.swift`.
+    static func fileName(_ index: Int, of count: Int) -> String {
+        let digits = max(2, String(count - 1).count)
+        let number = String(index)
+        return "GraphQLDefinitions" + String(repeating: "0", count: digits - number.count) + number + ".swift"
+    }
+
+    /// About how many operations and fragments a file defines (the lines that start with
+    /// `query`, `mutation`, `subscription` or `fragment`): only the file count depends on it.
+    static func definitionCount(in file: URL) -> Int {
+        guard let text = try? String(contentsOf: file, encoding: .utf8) else { return 1 }
+        var count = 0
+        for line in text.split(whereSeparator: \.isNewline) {
+            let words = line.drop { $0 == " " || $0 == "\t" || $0 == "\"" }.prefix { $0.isLetter }
+            if words == "query" || words == "mutation" || words == "subscription" || words == "fragment" { count += 1 }
+        }
+        return max(1, count)
     }
 }

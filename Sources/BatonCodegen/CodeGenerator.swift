@@ -11,12 +11,16 @@ public struct GenerationOptions: Sendable, Hashable {
     public var providedVariables: [String: String] = [:]
     /// How the generated code is split into files.
     public var fileLayout: CodegenConfiguration.FileLayout
+    /// Under the `grouped` layout, how many files to write (`nil`: ``GroupedLayout/fileCount(definitions:)``
+    /// of the definition count). The build plugin fixes it, as it names its outputs beforehand.
+    public var groupedFileCount: Int?
     /// Which selection sets get memberwise initializers.
     public var selectionSetInitializers: SelectionSetInitializers = .default
     /// Whether to generate test mocks (`GeneratedOutput.testMockFiles`), and the module they import.
     public var testMocks: TestMockOptions?
 
-    /// Options; by default no namespace, no custom scalars, a file per definition.
+    /// Options; by default no namespace, no custom scalars, a file per definition (the command
+    /// line and `baton.json` default to `.grouped` instead: see `CodegenConfiguration.FileLayout`).
     public init(namespace: String? = nil, customScalars: [String: String] = [:], fileLayout: CodegenConfiguration.FileLayout = .perDefinition) {
         self.namespace = namespace
         self.customScalars = customScalars
@@ -89,6 +93,7 @@ public enum CodeGenerator {
         var options = GenerationOptions(
             namespace: configuration.namespace, customScalars: configuration.customScalars, fileLayout: configuration.fileLayout)
         options.providedVariables = configuration.providedVariables
+        options.groupedFileCount = configuration.groupedFileCount
         options.selectionSetInitializers = configuration.selectionSetInitializers
         options.testMocks = configuration.testMocks.map { TestMockOptions(apiModule: $0.apiModule) }
         return options
@@ -350,6 +355,14 @@ public enum CodeGenerator {
                 files.append(GeneratedFile(relativePath: fileName, contents: prelude + (groups[fileName] ?? []).joined(separator: "\n")))
             }
             files.append(GeneratedFile(relativePath: "SchemaTypes.swift", contents: prelude + schemaUnits.map(\.body).joined(separator: "\n")))
+        case .grouped:
+            let all = units.map { (path: $0.path, body: $0.body) } + schemaUnits
+            let count = max(1, options.groupedFileCount ?? GroupedLayout.fileCount(definitions: all.count))
+            var groups = Array(repeating: [String](), count: count)
+            for unit in all { groups[GroupedLayout.fileIndex(of: unit.path, count: count)].append(unit.body) }
+            for (index, bodies) in groups.enumerated() {
+                files.append(GeneratedFile(relativePath: GroupedLayout.fileName(index, of: count), contents: prelude + bodies.joined(separator: "\n")))
+            }
         }
         // One module may not hold two files of the same name (a fragment named SchemaMetadata):
         // a later one takes its folder's name too.

@@ -36,8 +36,11 @@ struct GenerateCommand: ParsableCommand {
         help: "Map a Relay provider (@argumentDefinitions(x: {provider: \"NAME\"})) to a Swift type with a static `value`: NAME=SwiftType. Repeatable.")
     var providedVariables: [String] = []
 
-    @Option(name: .long, help: "per-definition (default) or per-document.")
+    @Option(name: .long, help: "per-definition (default), per-document, or grouped (a few files of ~40 definitions: faster to compile for large apps).")
     var layout: String?
+
+    @Option(name: .customLong("file-count"), help: "With --layout grouped: how many files to write (default: one per ~40 definitions).")
+    var fileCount: Int?
 
     @Flag(name: .customLong("selection-set-initializers"), help: "Generate memberwise initializers for every operation's and fragment's data.")
     var selectionSetInitializers = false
@@ -108,9 +111,15 @@ struct GenerateCommand: ParsableCommand {
         if skipTestMocks { configuration.testMocks = nil }
         if let layout {
             guard let value = CodegenConfiguration.FileLayout(rawValue: layout) else {
-                throw CodegenError("--layout must be per-definition or per-document, not \(layout)")
+                throw CodegenError("--layout must be per-definition, per-document or grouped, not \(layout)")
             }
             configuration.fileLayout = value
+        }
+        if let fileCount {
+            guard configuration.fileLayout == .grouped, fileCount >= 1 else {
+                throw CodegenError("--file-count takes a number of files (1 or more) and goes with --layout grouped")
+            }
+            configuration.groupedFileCount = fileCount
         }
         for mapping in customScalars {
             let parts = mapping.split(separator: "=", maxSplits: 1).map(String.init)

@@ -58,12 +58,18 @@ struct ConfigurationTests {
             [
                 "generate", "--schema", TestPaths.exampleSchema.path, "--documents", generation.path("graphql") + "/*.graphql",
                 "--output", output, "--operation-manifest", manifest, "--namespace", "API", "--custom-scalar", "Upload=String",
+                "--layout", "per-definition",
             ])
         #expect(run.status == 0, "\(run.stderr)")
         #expect(FileManager.default.fileExists(atPath: output + "/Operations/HeroNameQuery.swift"))
         #expect(FileManager.default.fileExists(atPath: output + "/Schema/Enums/Episode.swift"))
         #expect(FileManager.default.fileExists(atPath: manifest))
-        let again = try await runProcess(baton, ["generate", "--schema", TestPaths.exampleSchema.path, "--documents", generation.path("graphql") + "/*.graphql", "--output", output, "--namespace", "API"])
+        let again = try await runProcess(
+            baton,
+            [
+                "generate", "--schema", TestPaths.exampleSchema.path, "--documents", generation.path("graphql") + "/*.graphql", "--output", output,
+                "--namespace", "API", "--layout", "per-definition",
+            ])
         #expect(again.stdout.contains("0 written"))
 
         try generation.write("graphql/Bad.graphql", "query Bad { hero { nope } }\n")
@@ -81,7 +87,9 @@ struct ConfigurationTests {
             "baton.json", "{\"schema\": \"\(TestPaths.exampleSchema.path)\", \"documents\": \"*.graphql\", \"output\": \"Generated\"}")
         let run = try await runProcess(baton, ["generate"], in: generation.directory)
         #expect(run.status == 0, "\(run.stderr)")
-        #expect(FileManager.default.fileExists(atPath: generation.path("Generated/Operations/MeQuery.swift")))
+        // The default layout: a file per ~40 definitions.
+        #expect(FileManager.default.fileExists(atPath: generation.path("Generated/GraphQLDefinitions00.swift")))
+        #expect(!FileManager.default.fileExists(atPath: generation.path("Generated/Operations")))
     }
 
     /// Under the build plugin the documents come from the plugin, so `baton.json` may leave them

@@ -4,11 +4,17 @@ import Foundation
 public struct CodegenConfiguration: Sendable, Hashable {
     /// How generated code is split into files.
     public enum FileLayout: String, Sendable, Hashable {
-        /// One file per operation, fragment and schema type (the default).
+        /// One file per operation, fragment and schema type (`Operations/HeroQuery.swift`).
         case perDefinition = "per-definition"
         /// One file per input document (`Name.graphql` → `Name.graphql.swift`) and one
         /// `SchemaTypes.swift`: file names known before generation, as a build plugin needs.
         case perDocument = "per-document"
+        /// Operations, fragments and schema types spread over a few files (``GroupedLayout``:
+        /// ~40 definitions a file, a definition's file chosen by a hash of its name), the default:
+        /// what a large app's module type-checks fastest in, since every frontend job of a debug
+        /// build parses every file of the module (a file per definition made a 1,000-definition
+        /// app's type-check take 1.2 to 1.4 times the CPU time).
+        case grouped
     }
 
     /// Schema files: SDL (`.graphqls`, `.graphql`) or an introspection result (`.json`). Several
@@ -32,6 +38,8 @@ public struct CodegenConfiguration: Sendable, Hashable {
     public var providedVariables: [String: String] = [:]
     /// How the generated code is split into files.
     public var fileLayout: FileLayout
+    /// Under the `grouped` layout, how many files to write (`nil`: as many as the definitions need).
+    public var groupedFileCount: Int?
     /// Which selection sets get memberwise initializers.
     public var selectionSetInitializers: SelectionSetInitializers = .default
     /// Whether and where to write test mocks (`Mock<Type>`, for `BatonTesting`).
@@ -41,7 +49,7 @@ public struct CodegenConfiguration: Sendable, Hashable {
     public init(
         schemaPaths: [String], documentGlobs: [String], outputDirectory: String, namespace: String? = nil,
         operationManifestPath: String? = nil, customScalars: [String: String] = [:],
-        fileLayout: FileLayout = .perDefinition
+        fileLayout: FileLayout = .grouped
     ) {
         self.schemaPaths = schemaPaths
         self.documentGlobs = documentGlobs
@@ -112,7 +120,8 @@ public struct CodegenConfiguration: Sendable, Hashable {
             case "layout":
                 let raw = try string(value, key)
                 guard let layout = FileLayout(rawValue: raw) else {
-                    throw CodegenError("\"layout\" must be \"per-definition\" or \"per-document\", not \"\(raw)\"", at: value.location(in: path))
+                    throw CodegenError(
+                        "\"layout\" must be \"per-definition\", \"per-document\" or \"grouped\", not \"\(raw)\"", at: value.location(in: path))
                 }
                 configuration.fileLayout = layout
             case "customScalars":

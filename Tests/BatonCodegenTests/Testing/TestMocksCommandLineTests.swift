@@ -25,7 +25,8 @@ struct TestMocksCommandLineTests {
 
         let both = try await runProcess(baton, ["generate", "--config", config])
         #expect(both.status == 0, "\(both.stderr)")
-        let api = try String(contentsOfFile: generation.path("API/Operations/HeroNameQuery.swift"), encoding: .utf8)
+        // The default (grouped) layout: one file for so few definitions.
+        let api = try String(contentsOfFile: generation.path("API/GraphQLDefinitions00.swift"), encoding: .utf8)
         #expect(api.contains("public init(__typename: Swift.String, name: Swift.String)"))
         let droid = try String(contentsOfFile: generation.path("Mocks/Droid+Mock.swift"), encoding: .utf8)
         #expect(droid.contains("import AppAPI\n"))
@@ -36,7 +37,7 @@ struct TestMocksCommandLineTests {
         try fileManager.removeItem(atPath: generation.path("API"))
         let skipped = try await runProcess(baton, ["generate", "--config", config, "--skip-test-mocks"])
         #expect(skipped.status == 0, "\(skipped.stderr)")
-        #expect(fileManager.fileExists(atPath: generation.path("API/Operations/HeroNameQuery.swift")))
+        #expect(fileManager.fileExists(atPath: generation.path("API/GraphQLDefinitions00.swift")))
         #expect(!fileManager.fileExists(atPath: generation.path("Mocks")))
 
         try fileManager.removeItem(atPath: generation.path("API"))
