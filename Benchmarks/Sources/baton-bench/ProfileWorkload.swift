@@ -19,19 +19,33 @@ enum ProfileWorkload: String, CaseIterable {
     case coldRead
     /// Peak resident memory of parsing alone, then of receiving into a store (printed).
     case memory
+    /// The client's first receive (`BatonClient.fetch` over the HTTP transport, bytes from
+    /// memory), each into a new client and store made beforehand.
+    case clientReceive
+    /// The client's refetch of the same bytes, after one first receive: recognized, neither
+    /// parsed nor executed (`refetch` minus one `clientReceive` is the refetches' cost).
+    case refetch
 
-    static func run(arguments: [String], response: Data) throws {
+    static func run(arguments: [String], response: Data) async throws {
         guard let name = arguments.first, let workload = ProfileWorkload(rawValue: name) else {
             throw BenchError("--profile needs one of: " + allCases.map(\.rawValue).joined(separator: ", "))
         }
         let repetitions = arguments.dropFirst().first.flatMap { Int($0) } ?? 20
         // An optional third argument scales the response (its issues repeated, as the growth figures do).
         let factor = arguments.dropFirst(2).first.flatMap { Int($0) } ?? 1
-        try workload.run(response: factor == 1 ? response : try GitHubFigures.scaled(response, factor: factor), repetitions: repetitions)
+        try await workload.run(response: factor == 1 ? response : try GitHubFigures.scaled(response, factor: factor), repetitions: repetitions)
     }
 
-    func run(response: Data, repetitions: Int) throws {
+    func run(response: Data, repetitions: Int) async throws {
         switch self {
+        case .clientReceive:
+            let clients = (0..<repetitions).map { _ in RefetchFigures.client(answering: response) }
+            for client in clients { try await RefetchFigures.fetch(client) }
+        case .refetch:
+            let client = RefetchFigures.client(answering: response)
+            try await RefetchFigures.fetch(client)
+            for _ in 0..<repetitions { try await RefetchFigures.fetch(client) }
+            guard client.keptResponseHits == repetitions else { throw BenchError("a refetch was not recognized") }
         case .parse:
             for _ in 0..<repetitions { _ = try JSONValue(parsing: response) }
         case .receive:

@@ -21,7 +21,7 @@ if let flag = CommandLine.arguments.firstIndex(of: "--reopen") {
     exit(0)
 }
 if let flag = CommandLine.arguments.firstIndex(of: "--profile") {
-    try ProfileWorkload.run(arguments: Array(CommandLine.arguments[(flag + 1)...]), response: responseData)
+    try await ProfileWorkload.run(arguments: Array(CommandLine.arguments[(flag + 1)...]), response: responseData)
     exit(0)
 }
 
@@ -53,7 +53,7 @@ if wants("parse") {
         })
 }
 if wants("receive") { figures.append(contentsOf: try GitHubFigures.figures(response: responseData, notes: &notes)) }
-if wants("commit") { figures.append(contentsOf: try CommitFigures.figures(response: responseData, notes: &notes)) }
+if wants("commit") { figures.append(contentsOf: try await CommitFigures.figures(response: responseData, notes: &notes)) }
 if wants("sqlite") { figures.append(try GitHubFigures.sqlite(response: responseData, notes: &notes)) }
 if only?.contains("trim") == true { figures.append(contentsOf: try TrimFigures.figures(notes: &notes)) }
 if wants("persistence") { figures.append(contentsOf: try PersistenceFigures.figures(response: responseData, notes: &notes)) }
