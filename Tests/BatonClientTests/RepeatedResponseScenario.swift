@@ -26,7 +26,8 @@ final class CannedHTTPClient: HTTPClient {
         }
         var fields: HTTPFields = [.contentType: "application/json"]
         if let cacheControl { fields[.cacheControl] = cacheControl }
-        return (HTTPResponse(status: .ok, headerFields: fields), body)
+        // A buffer of its own each time, as a network's: the comparison reads every byte.
+        return (HTTPResponse(status: .ok, headerFields: fields), body.withUnsafeBytes { Data($0) })
     }
 
     func stream(

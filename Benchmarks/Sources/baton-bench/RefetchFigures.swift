@@ -15,14 +15,15 @@ import HTTPTypes
 enum RefetchFigures {
     static let query = IssuesAndCommentsForRepositoryQuery()
 
-    /// An HTTP client that answers every request with the same bytes.
+    /// An HTTP client that answers every request with the same bytes, in a buffer of their own
+    /// each time (as a network's would be: the comparison with the kept bytes reads them all).
     struct FixedResponseHTTPClient: HTTPClient {
         let body: Data
 
         func send(_ request: HTTPRequest, body _: HTTPRequestBody?, timeout _: Duration?) async throws -> (HTTPResponse, Data) {
             var fields = HTTPFields()
             fields[.contentType] = "application/json"
-            return (HTTPResponse(status: .ok, headerFields: fields), body)
+            return (HTTPResponse(status: .ok, headerFields: fields), body.withUnsafeBytes { Data($0) })
         }
 
         func stream(

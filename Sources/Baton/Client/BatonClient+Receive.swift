@@ -36,6 +36,12 @@ extension BatonClient {
     ///
     /// The response's HTTP `Cache-Control` counts: `no-store` writes nothing to the store (an
     /// optimistic update it answers is reverted), `max-age` dates its fields' expiry.
+    ///
+    /// A query's whole response whose bytes are exactly those of the last response to the same
+    /// request (the transport handed back the kept body) is not executed again: the payload,
+    /// errors, extensions and typed data kept from then are taken, and the payload is committed
+    /// as above, so the store, its watchers and its persistent cache see what a full receive
+    /// would give them (``KeptResponses``).
     func receive<Operation: GraphQLOperation>(
         _ response: GraphQLResponse, for operation: Operation, _ receipt: Receipt = Receipt()
     ) throws -> GraphQLResult<Operation.Data> {
