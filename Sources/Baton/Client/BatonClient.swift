@@ -384,9 +384,9 @@ public final class BatonClient: Sendable {
         return try await ParsedResponseBody.$expected.withValue(kept, operation: body)
     }
 
-    /// The synchronous form of ``expectingKeptBody(for:_:)``, for a stream whose producer task
-    /// starts inside `body` (and so inherits the expectation).
-    func expectingKeptBody<Operation: GraphQLOperation, T>(for operation: Operation, _ body: () throws -> T) rethrows -> T {
+    /// ``expectingKeptBody(for:_:)`` for a synchronous `body`: a stream whose producer task
+    /// starts inside it (and so inherits the expectation).
+    func startExpectingKeptBody<Operation: GraphQLOperation, T>(for operation: Operation, _ body: () throws -> T) rethrows -> T {
         guard let key = keptResponses.key(for: operation), let kept = keptResponses.body(for: key) else { return try body() }
         return try ParsedResponseBody.$expected.withValue(kept, operation: body)
     }
