@@ -10,7 +10,8 @@ import Foundation
 enum CommitFigures {
     static let query = IssuesAndCommentsForRepositoryQuery()
 
-    static func figures(response: Data, notes: inout [String]) async throws -> [Figure] {
+    static func figures(response: Data) async throws -> ([Figure], [String]) {
+        var notes: [String] = []
         guard let data = try JSONValue(parsing: response)["data"]?.objectValue else { throw BenchError("no data") }
         let descriptor = OperationDescriptor(operation: query)
         var figures: [Figure] = []
@@ -19,7 +20,7 @@ enum CommitFigures {
         figures.append(try oneFieldChange(response: response))
         figures.append(try sqlitePublish(data: data, descriptor: descriptor, notes: &notes))
         figures.append(try twoPublishers(response: response))
-        return figures
+        return (figures, notes)
     }
 
     /// A cache that counts what it is asked to write, over SQLite.

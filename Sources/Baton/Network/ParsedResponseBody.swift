@@ -25,7 +25,7 @@ final class ParsedResponseBody: Sendable {
 
     /// `bytes` parsed, or the expected body when its bytes are exactly `bytes` (compared in full,
     /// byte for byte).
-    static func parse(_ bytes: Data) throws -> (value: JSONValue, parsed: ParsedResponseBody?) {
+    static func parse(_ bytes: Data) throws(JSONParseError) -> (value: JSONValue, parsed: ParsedResponseBody?) {
         if let expected = Self.expected, expected.bytes.count == bytes.count, expected.bytes == bytes {
             return (.object(expected.object), expected)
         }
