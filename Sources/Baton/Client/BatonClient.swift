@@ -134,7 +134,7 @@ public final class BatonClient: Sendable {
         query: Query, cachePolicy: CachePolicy, maxStale: Duration?
     ) async throws -> GraphQLResult<Query.Data> {
         let policy = Self.effectivePolicy(cachePolicy, for: Query.self)
-        let cached = cacheAnswer(for: query, maxStale: maxStale)
+        let cached = cacheAnswer(for: query, policy: policy, maxStale: maxStale)
         let plan = CachePolicyPlan(policy, hasData: cached.result != nil || cached.thrown != nil, isFresh: cached.isFresh)
         if plan.answersFromCache, let thrown = cached.thrown { throw thrown }
         if plan.answersFromCache, let result = cached.result {
@@ -164,7 +164,7 @@ public final class BatonClient: Sendable {
                 do {
                     try await withContext(of: observation) {
                         let policy = Self.effectivePolicy(cachePolicy, for: Query.self)
-                        let cached = self.cacheAnswer(for: query, maxStale: maxStale)
+                        let cached = self.cacheAnswer(for: query, policy: policy, maxStale: maxStale)
                         let plan = CachePolicyPlan(
                             policy, hasData: cached.result != nil || cached.thrown != nil, isFresh: cached.isFresh)
                         if plan.answersFromCache, let thrown = cached.thrown, !plan.fetches { throw thrown }
@@ -435,6 +435,16 @@ public final class BatonClient: Sendable {
         }
         let problem = GraphQLError(message: "Baton could not read \(Operation.operationName)'s data as the store shapes it")
         return GraphQLResult(data: nil, errors: (result.errors ?? []) + [problem], extensions: result.extensions, source: result.source)
+    }
+
+    /// ``cacheAnswer(for:maxStale:)`` when `policy` may answer from the store; nothing (and no
+    /// read of the store) when it never does (`.fetchIgnoringCacheData`,
+    /// `.fetchIgnoringCacheCompletely`: their plan does not depend on what the store holds).
+    func cacheAnswer<Query: GraphQLQuery>(
+        for query: Query, policy: CachePolicy, maxStale: Duration?
+    ) -> (result: GraphQLResult<Query.Data>?, isFresh: Bool, thrown: BatonError?, staleAt: Date?) {
+        guard CachePolicyPlan(policy, hasData: true, isFresh: true).answersFromCache else { return (nil, false, nil, nil) }
+        return cacheAnswer(for: query, maxStale: maxStale)
     }
 
     /// The query's data from the store when it reads whole (fresh or stale, flagged), and
