@@ -1,6 +1,7 @@
 import BatonAPI
 import BatonSQLite
 import BatonStore
+import Dispatch
 import Foundation
 
 /// `baton-bench --profile <workload> [repetitions [scale]]`: runs one figure's work alone, with no
@@ -26,26 +27,32 @@ enum ProfileWorkload: String, CaseIterable {
     /// parsed nor executed (`refetch` minus one `clientReceive` is the refetches' cost).
     case refetch
 
-    static func run(arguments: [String], response: Data) async throws {
+    static func run(arguments: [String], response: Data) throws {
         guard let name = arguments.first, let workload = ProfileWorkload(rawValue: name) else {
             throw BenchError("--profile needs one of: " + allCases.map(\.rawValue).joined(separator: ", "))
         }
         let repetitions = arguments.dropFirst().first.flatMap { Int($0) } ?? 20
         // An optional third argument scales the response (its issues repeated, as the growth figures do).
         let factor = arguments.dropFirst(2).first.flatMap { Int($0) } ?? 1
-        try await workload.run(response: factor == 1 ? response : try GitHubFigures.scaled(response, factor: factor), repetitions: repetitions)
+        try workload.run(response: factor == 1 ? response : try GitHubFigures.scaled(response, factor: factor), repetitions: repetitions)
     }
 
-    func run(response: Data, repetitions: Int) async throws {
+    func run(response: Data, repetitions: Int) throws {
         switch self {
         case .clientReceive:
-            let clients = (0..<repetitions).map { _ in RefetchFigures.client(answering: response) }
-            for client in clients { try await RefetchFigures.fetch(client) }
+            // The client's workloads are async: run on the concurrency runtime's threads, waited
+            // for here (the others never start it: valgrind has failed on its thread start).
+            try waitFor {
+                let clients = (0..<repetitions).map { _ in RefetchFigures.client(answering: response) }
+                for client in clients { try await RefetchFigures.fetch(client) }
+            }
         case .refetch:
-            let client = RefetchFigures.client(answering: response)
-            try await RefetchFigures.fetch(client)
-            for _ in 0..<repetitions { try await RefetchFigures.fetch(client) }
-            guard client.keptResponseHits == repetitions else { throw BenchError("a refetch was not recognized") }
+            try waitFor {
+                let client = RefetchFigures.client(answering: response)
+                try await RefetchFigures.fetch(client)
+                for _ in 0..<repetitions { try await RefetchFigures.fetch(client) }
+                guard client.keptResponseHits == repetitions else { throw BenchError("a refetch was not recognized") }
+            }
         case .parse:
             for _ in 0..<repetitions { _ = try JSONValue(parsing: response) }
         case .receive:
@@ -85,4 +92,21 @@ enum ProfileWorkload: String, CaseIterable {
             for _ in 0..<repetitions { _ = try store.read(query: GitHubFigures.query) }
         }
     }
+}
+
+/// Runs `body` on a task and blocks the calling thread until it ends.
+private func waitFor(_ body: @escaping @Sendable () async throws -> Void) throws {
+    let outcome = Locked<(any Error)??>(nil)
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        do {
+            try await body()
+            outcome.withLock { $0 = .some(nil) }
+        } catch {
+            outcome.withLock { $0 = .some(error) }
+        }
+        done.signal()
+    }
+    done.wait()
+    if let error = outcome.withLock({ $0 }) ?? nil { throw error }
 }

@@ -21,7 +21,7 @@ if let flag = CommandLine.arguments.firstIndex(of: "--reopen") {
     exit(0)
 }
 if let flag = CommandLine.arguments.firstIndex(of: "--profile") {
-    try await ProfileWorkload.run(arguments: Array(CommandLine.arguments[(flag + 1)...]), response: responseData)
+    try ProfileWorkload.run(arguments: Array(CommandLine.arguments[(flag + 1)...]), response: responseData)
     exit(0)
 }
 
