@@ -40,8 +40,8 @@ enum ProfileWorkload: String, CaseIterable {
     func run(response: Data, repetitions: Int) throws {
         switch self {
         case .clientReceive:
-            // The client's workloads are async: run on the concurrency runtime's threads, waited
-            // for here (the others never start it: valgrind has failed on its thread start).
+            // The client's workloads are async: run on a task, waited for here, so that `--profile`
+            // stays synchronous at the top level (valgrind crashed when it awaited there).
             try waitFor {
                 let clients = (0..<repetitions).map { _ in RefetchFigures.client(answering: response) }
                 for client in clients { try await RefetchFigures.fetch(client) }
