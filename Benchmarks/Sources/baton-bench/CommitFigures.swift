@@ -10,21 +10,23 @@ import Foundation
 enum CommitFigures {
     static let query = IssuesAndCommentsForRepositoryQuery()
 
-    static func figures(response: Data, notes: inout [String]) throws -> [Figure] {
+    static func figures(response: Data) async throws -> ([Figure], [String]) {
+        var notes: [String] = []
         guard let data = try JSONValue(parsing: response)["data"]?.objectValue else { throw BenchError("no data") }
         let descriptor = OperationDescriptor(operation: query)
         var figures: [Figure] = []
-        figures.append(try unchangedRefetch(data: data, descriptor: descriptor, notes: &notes))
+        figures.append(try await RefetchFigures.unchangedRefetch(response: response, notes: &notes))
+        figures.append(try unchangedCommit(data: data, descriptor: descriptor))
         figures.append(try oneFieldChange(response: response))
         figures.append(try sqlitePublish(data: data, descriptor: descriptor, notes: &notes))
         figures.append(try twoPublishers(response: response))
-        return figures
+        return (figures, notes)
     }
 
     /// A cache that counts what it is asked to write, over SQLite.
     final class CountingSQLiteCache: NormalizedCache, Sendable {
         let inner: SQLiteNormalizedCache
-        private let counts = Locked((writes: 0, records: 0))
+        private let counts = Locked((writes: 0, records: 0, fetches: 0))
         init(_ inner: SQLiteNormalizedCache) { self.inner = inner }
         var isPersistent: Bool { true }
         func loadRecords(forKeys ids: Set<DataID>) throws -> [DataID: RecordState] { try inner.loadRecords(forKeys: ids) }
@@ -36,60 +38,30 @@ enum CommitFigures {
             counts.withLock {
                 $0.writes += 1
                 $0.records += batch.records.count
+                $0.fetches += batch.fetches.count
             }
             try inner.write(batch)
         }
         func clear() throws { try inner.clear() }
-        var written: (writes: Int, records: Int) { counts.withLock { $0 } }
+        var written: (writes: Int, records: Int, fetches: Int) { counts.withLock { $0 } }
     }
 
-    /// A refetch whose response is what the store holds vs the first receive of it: the store's
-    /// part (the commit of the normalized records). A note gives the whole publish (normalize +
-    /// commit), the watcher notifications and what reached an SQLite cache.
-    static func unchangedRefetch(data: JSONObject, descriptor: OperationDescriptor, notes: inout [String]) throws -> Figure {
+    /// The store's part of an unchanged refetch: the commit of a payload whose records the store
+    /// holds already vs the first commit of them into an empty store.
+    static func unchangedCommit(data: JSONObject, descriptor: OperationDescriptor) throws -> Figure {
         let normalized = Store()
         normalized.publish(data: data, for: descriptor)
         let records = normalized.snapshot()
         let filled = Store()
         filled.publish(records)
         var fresh: [Store] = []
-        let figure = compare("unchanged refetch (commit)", floorName: "first commit", target: 0.25, rounds: 15) {
+        return compare("unchanged refetch (commit alone)", floorName: "first commit", target: 1.0, rounds: 15) {
             filled.publish(records)
         } floor: {
             let store = Store()
             store.publish(records)
             fresh.append(store)
         }
-        fresh.removeAll()
-        // The whole publish, normalize included, against the first publish into a new store.
-        let whole = compare("unchanged refetch (publish)", floorName: "first publish", target: 1, rounds: 9) {
-            filled.publish(data: data, for: descriptor, fetched: true)
-        } floor: {
-            let store = Store()
-            store.publish(data: data, for: descriptor, fetched: true)
-            fresh.append(store)
-        }
-        // Watchers and an SQLite cache see nothing of it.
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("baton-bench-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let cache = CountingSQLiteCache(try SQLiteNormalizedCache(fileURL: folder.appendingPathComponent("refetch.sqlite")))
-        let onDisk = Store(cache: cache)
-        onDisk.publish(data: data, for: descriptor, fetched: true)
-        onDisk.waitUntilPersisted()
-        let notified = Locked(0)
-        let subscription = onDisk.subscribe(descriptor) { _ in notified.withLock { $0 += 1 } }.subscription
-        let before = cache.written
-        for _ in 0..<10 { onDisk.publish(data: data, for: descriptor, fetched: true) }
-        let after = cache.written
-        subscription.cancel()
-        notes.append(
-            String(
-                format: "unchanged refetch: whole publish (normalize + commit) %@, %.2f× the first publish; "
-                    + "10 refetches into an SQLite-backed store: %d watcher notifications, %d writes, %d records written",
-                format(whole.baton), whole.ratio, notified.withLock { $0 }, after.writes - before.writes,
-                after.records - before.records))
-        return figure
     }
 
     /// A one-field change committed into a store holding 100 copies of the response's records vs

@@ -1,6 +1,7 @@
 import BatonAPI
 import BatonSQLite
 import BatonStore
+import Dispatch
 import Foundation
 
 /// `baton-bench --profile <workload> [repetitions [scale]]`: runs one figure's work alone, with no
@@ -19,6 +20,12 @@ enum ProfileWorkload: String, CaseIterable {
     case coldRead
     /// Peak resident memory of parsing alone, then of receiving into a store (printed).
     case memory
+    /// The client's first receive (`BatonClient.fetch` over the HTTP transport, bytes from
+    /// memory), each into a new client and store made beforehand.
+    case clientReceive
+    /// The client's refetch of the same bytes, after one first receive: recognized, neither
+    /// parsed nor executed (`refetch` minus one `clientReceive` is the refetches' cost).
+    case refetch
 
     static func run(arguments: [String], response: Data) throws {
         guard let name = arguments.first, let workload = ProfileWorkload(rawValue: name) else {
@@ -32,6 +39,20 @@ enum ProfileWorkload: String, CaseIterable {
 
     func run(response: Data, repetitions: Int) throws {
         switch self {
+        case .clientReceive:
+            // The client's workloads are async: run on a task, waited for here, so that `--profile`
+            // stays synchronous at the top level (valgrind crashed when it awaited there).
+            try waitFor {
+                let clients = (0..<repetitions).map { _ in RefetchFigures.client(answering: response) }
+                for client in clients { try await RefetchFigures.fetch(client) }
+            }
+        case .refetch:
+            try waitFor {
+                let client = RefetchFigures.client(answering: response)
+                try await RefetchFigures.fetch(client)
+                for _ in 0..<repetitions { try await RefetchFigures.fetch(client) }
+                guard client.keptResponseHits == repetitions else { throw BenchError("a refetch was not recognized") }
+            }
         case .parse:
             for _ in 0..<repetitions { _ = try JSONValue(parsing: response) }
         case .receive:
@@ -71,4 +92,21 @@ enum ProfileWorkload: String, CaseIterable {
             for _ in 0..<repetitions { _ = try store.read(query: GitHubFigures.query) }
         }
     }
+}
+
+/// Runs `body` on a task and blocks the calling thread until it ends.
+private func waitFor(_ body: @escaping @Sendable () async throws -> Void) throws {
+    let outcome = Locked<(any Error)??>(nil)
+    let done = DispatchSemaphore(value: 0)
+    Task {
+        do {
+            try await body()
+            outcome.withLock { $0 = .some(nil) }
+        } catch {
+            outcome.withLock { $0 = .some(error) }
+        }
+        done.signal()
+    }
+    done.wait()
+    if let error = outcome.withLock({ $0 }) ?? nil { throw error }
 }

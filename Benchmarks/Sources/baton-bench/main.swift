@@ -53,7 +53,11 @@ if wants("parse") {
         })
 }
 if wants("receive") { figures.append(contentsOf: try GitHubFigures.figures(response: responseData, notes: &notes)) }
-if wants("commit") { figures.append(contentsOf: try CommitFigures.figures(response: responseData, notes: &notes)) }
+if wants("commit") {
+    let (commitFigures, commitNotes) = try await CommitFigures.figures(response: responseData)
+    figures.append(contentsOf: commitFigures)
+    notes.append(contentsOf: commitNotes)
+}
 if wants("sqlite") { figures.append(try GitHubFigures.sqlite(response: responseData, notes: &notes)) }
 if only?.contains("trim") == true { figures.append(contentsOf: try TrimFigures.figures(notes: &notes)) }
 if wants("persistence") { figures.append(contentsOf: try PersistenceFigures.figures(response: responseData, notes: &notes)) }

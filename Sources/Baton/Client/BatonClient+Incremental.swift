@@ -7,7 +7,8 @@ extension BatonClient {
     func fetchIncrementally<Query: GraphQLQuery>(
         _ query: Query, writeToStore: Bool, _ handle: (GraphQLResult<Query.Data>) -> Void
     ) async throws {
-        for try await response in networkTransport.responses(for: query) {
+        let responses = startExpectingKeptBody(for: query) { networkTransport.responses(for: query) }
+        for try await response in responses {
             handle(try receive(response, for: query, .fetch(writesToStore: writeToStore, final: !response.hasNext)))
         }
     }

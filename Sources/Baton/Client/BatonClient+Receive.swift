@@ -36,41 +36,63 @@ extension BatonClient {
     ///
     /// The response's HTTP `Cache-Control` counts: `no-store` writes nothing to the store (an
     /// optimistic update it answers is reverted), `max-age` dates its fields' expiry.
+    ///
+    /// A query's whole response whose bytes are exactly those of the last response to the same
+    /// request (the transport handed back the kept body) is not executed again: the payload,
+    /// errors, extensions and typed data kept from then are taken, and the payload is committed
+    /// as above, so the store, its watchers and its persistent cache see what a full receive
+    /// would give them (``KeptResponses``).
     func receive<Operation: GraphQLOperation>(
         _ response: GraphQLResponse, for operation: Operation, _ receipt: Receipt = Receipt()
     ) throws -> GraphQLResult<Operation.Data> {
         let name = Operation.operationName
         let descriptor = OperationDescriptor(operation: operation)
+        // A whole response to a query: kept, and when its bytes repeat the last one's, what the
+        // receive made of them then is taken instead of executing them again (KeptResponses).
+        let keep: (key: KeptResponses.Key, body: ParsedResponseBody)? =
+            if let body = response.parsedFrom, response.patches == nil, !response.hasNext,
+                let key = keptResponses.key(for: operation)
+            { (key, body) } else { nil }
+        let kept = keep.flatMap { keptResponses.outcome(for: $0.key, body: $0.body) as? KeptOutcome<Operation.Data> }
         let errors: [GraphQLError]?
         let extensions: JSONObject?
         let prepared: PreparedPayload?
-        do {
-            (errors, extensions) = try response.errorsAndExtensions(operationName: name)
-            if let object = try response.dataObject(operationName: name) {
-                let fieldErrors = errors ?? []
-                do {
-                    // A later part of an incremental response: only what it added, at its paths
-                    // (an operation that selects `__id` is taken whole, for the IDs in its data).
-                    if let patches = response.patches, !Operation.Data.__selections.selectsRecordID,
-                        let part = try store.prepare(
-                            patches: patches.map { ($0.path, $0.data) }, in: object, for: descriptor, errors: fieldErrors)
-                    {
-                        prepared = part
-                    } else {
-                        prepared = try store.prepare(data: object, for: descriptor, errors: fieldErrors)
+        if let kept {
+            (errors, extensions, prepared) = (kept.errors, kept.extensions, kept.prepared)
+        } else {
+            do {
+                (errors, extensions) = try response.errorsAndExtensions(operationName: name)
+                if let object = try response.dataObject(operationName: name) {
+                    let fieldErrors = errors ?? []
+                    do {
+                        // A later part of an incremental response: only what it added, at its paths
+                        // (an operation that selects `__id` is taken whole, for the IDs in its data).
+                        if let patches = response.patches, !Operation.Data.__selections.selectsRecordID,
+                            let part = try store.prepare(
+                                patches: patches.map { ($0.path, $0.data) }, in: object, for: descriptor, errors: fieldErrors)
+                        {
+                            prepared = part
+                        } else {
+                            prepared = try store.prepare(data: object, for: descriptor, errors: fieldErrors)
+                        }
+                    } catch {
+                        throw BatonError.dataMismatch(operationName: name, error)
                     }
-                } catch {
-                    throw BatonError.dataMismatch(operationName: name, error)
+                } else {
+                    prepared = nil
                 }
-            } else {
-                prepared = nil
+            } catch {
+                if let layer = receipt.replacing { store.revertOptimisticUpdate(layer) }
+                throw error
             }
-        } catch {
-            if let layer = receipt.replacing { store.revertOptimisticUpdate(layer) }
-            throw error
         }
         guard let prepared else {
             if let layer = receipt.replacing { store.revertOptimisticUpdate(layer) }
+            if kept == nil, let keep {
+                keptResponses.keep(
+                    keep.body, outcome: KeptOutcome<Operation.Data>(errors: errors, extensions: extensions, prepared: nil, typed: nil),
+                    for: keep.key)
+            }
             return GraphQLResult(data: nil, errors: errors, extensions: extensions, source: .server)
         }
         let cacheControl = response.httpResponse.map { CacheControl($0.headerFields) } ?? CacheControl()
@@ -85,8 +107,30 @@ extension BatonClient {
         }
         // Field errors are in the data where the server nulled a field for them (the executor put
         // them there); `@catch`, `@required` and `@throwOnFieldError` apply to them here.
-        let read = try typedDataCatching(Operation.Data.self, checked: prepared.data, variables: descriptor.variables, operationName: name)
+        let read: TypedRead<Operation.Data>
+        if let typed = kept?.typed {
+            read = typed
+            logRequiredNulls(at: read.requiredNulls, operationName: name)
+        } else {
+            read = try typedRead(Operation.Data.self, checked: prepared.data, variables: descriptor.variables, operationName: name)
+            if let keep {
+                keptResponses.keep(
+                    keep.body, outcome: KeptOutcome(errors: errors, extensions: extensions, prepared: prepared, typed: read), for: keep.key)
+            }
+        }
         let result = GraphQLResult(data: read.data, errors: errors, extensions: extensions, source: .server, caughtFieldError: read.caught)
         return readBackIfNeeded(result, for: operation, response: response, published: writes)
     }
+}
+
+/// What a receive made of a response's bytes, kept with them (``KeptResponses``): everything
+/// that depends on the bytes, the operation and its variables alone, nothing that depends on
+/// the store.
+struct KeptOutcome<Data: RootSelectionSet>: Sendable {
+    let errors: [GraphQLError]?
+    let extensions: JSONObject?
+    /// The executed payload, committed again for a repeat; `nil` when the response had no data.
+    let prepared: PreparedPayload?
+    /// The typed data over the payload's data; `nil` when the response had no data.
+    let typed: TypedRead<Data>?
 }

@@ -18,7 +18,7 @@ extension BatonClient {
             throw BatonError.uploadsNotSupported(operationName: Operation.operationName)
         }
         return try await observing(operation) {
-            let response = try await transport.upload(operation: operation, files: files)
+            let response = try await self.expectingKeptBody(for: operation) { try await transport.upload(operation: operation, files: files) }
             return try self.receive(response, for: operation, Receipt(fetched: Operation.operationType == .query))
         }
     }

@@ -36,6 +36,8 @@ public final class BatonClient: Sendable {
     public let sensitiveData: SensitiveData
     /// The watches that query observers share (one per query, variables and cache policy).
     let sharedWatches = SharedQueryWatches()
+    /// The last response to each query request, kept to recognize a refetch that repeats it.
+    let keptResponses: KeptResponses
 
     /// A client over HTTP to `url`, with optional fixed headers, interceptors, a preflight step
     /// that runs after them (before the persisted-query step), and a store (in memory by default,
@@ -45,6 +47,10 @@ public final class BatonClient: Sendable {
     /// ``RequestChainNetworkTransport`` (and `logger` and `telemetry` the client's too):
     /// `wireInterceptors` run last, after the persisted-query step, and see each request as it
     /// goes on the wire.
+    ///
+    /// `keptResponseBytes` bounds the responses the client keeps to recognize a query's refetch
+    /// whose response repeats the last one byte for byte (see
+    /// ``init(networkTransport:store:logger:telemetry:sensitiveData:keptResponseBytes:)``).
     ///
     /// `sensitiveData` is never ignored: the transport's logs and the client's telemetry redact
     /// it, and the store made when `store` is `nil` is made with it. A `store` passed in was made
@@ -68,7 +74,8 @@ public final class BatonClient: Sendable {
         logger: Logger = Logger(label: "Baton.HTTP"),
         subscriptionProtocol: HTTPSubscriptionProtocol? = nil,
         telemetry: (any OperationTelemetry)? = nil,
-        preflight: PreflightInterceptor.Decide? = nil
+        preflight: PreflightInterceptor.Decide? = nil,
+        keptResponseBytes: Int = 4_000_000
     ) {
         var chain = interceptors
         if let preflight { chain.append(PreflightInterceptor(preflight)) }
@@ -81,22 +88,31 @@ public final class BatonClient: Sendable {
                 useGETForPersistedQueryRetry: useGETForPersistedQueryRetry, persistedQueriesOnly: persistedQueriesOnly,
                 subscriptionProtocol: subscriptionProtocol, wireInterceptors: wireInterceptors, retryPolicy: retryPolicy,
                 sensitiveData: sensitiveData, limits: limits, logger: logger, telemetry: telemetry),
-            store: store, logger: logger, telemetry: telemetry, sensitiveData: sensitiveData)
+            store: store, logger: logger, telemetry: telemetry, sensitiveData: sensitiveData, keptResponseBytes: keptResponseBytes)
     }
 
     /// A client over any transport and store. `logger` hears what no caller is waiting for
     /// (a background fetch's failure); `telemetry` receives a span and metrics per operation
     /// (give the transport the same, so its requests carry the span's context), redacting
     /// `sensitiveData` (`nil`: the store's).
+    ///
+    /// The client keeps the last response to each query request that its transport read whole
+    /// over HTTP, up to `keptResponseBytes` bytes of response bodies (least recently used go
+    /// first; each also holds its parsed tree and executed payload, a few times its size; 0
+    /// keeps none). A refetch whose response is exactly the same bytes is then neither parsed
+    /// nor executed again: its kept payload is committed to the store as the first one was (so
+    /// the store, its watchers and its persistent cache see what any response would give them)
+    /// and its kept data is the result.
     public init(
         networkTransport: any NetworkTransport, store: Store = Store(), logger: Logger = Logger(label: "Baton.client"),
-        telemetry: (any OperationTelemetry)? = nil, sensitiveData: SensitiveData? = nil
+        telemetry: (any OperationTelemetry)? = nil, sensitiveData: SensitiveData? = nil, keptResponseBytes: Int = 4_000_000
     ) {
         self.networkTransport = networkTransport
         self.store = store
         self.logger = logger
         self.telemetry = telemetry
         self.sensitiveData = sensitiveData ?? store.sensitiveData
+        keptResponses = KeptResponses(limit: keptResponseBytes)
     }
 
     /// Fetches a query as `cachePolicy` says: one result. `.returnCacheDataAndFetch` gives two
@@ -118,7 +134,7 @@ public final class BatonClient: Sendable {
         query: Query, cachePolicy: CachePolicy, maxStale: Duration?
     ) async throws -> GraphQLResult<Query.Data> {
         let policy = Self.effectivePolicy(cachePolicy, for: Query.self)
-        let cached = cacheAnswer(for: query, maxStale: maxStale)
+        let cached = cacheAnswer(for: query, policy: policy, maxStale: maxStale)
         let plan = CachePolicyPlan(policy, hasData: cached.result != nil || cached.thrown != nil, isFresh: cached.isFresh)
         if plan.answersFromCache, let thrown = cached.thrown { throw thrown }
         if plan.answersFromCache, let result = cached.result {
@@ -148,7 +164,7 @@ public final class BatonClient: Sendable {
                 do {
                     try await withContext(of: observation) {
                         let policy = Self.effectivePolicy(cachePolicy, for: Query.self)
-                        let cached = self.cacheAnswer(for: query, maxStale: maxStale)
+                        let cached = self.cacheAnswer(for: query, policy: policy, maxStale: maxStale)
                         let plan = CachePolicyPlan(
                             policy, hasData: cached.result != nil || cached.thrown != nil, isFresh: cached.isFresh)
                         if plan.answersFromCache, let thrown = cached.thrown, !plan.fetches { throw thrown }
@@ -180,10 +196,10 @@ public final class BatonClient: Sendable {
     /// a mutator's commit): its span is current while it is sent, its response counted.
     func sendObserved<Operation: GraphQLOperation>(_ operation: Operation) async throws -> GraphQLResponse {
         guard let observation = telemetry?.start(operation, sensitiveData: sensitiveData) else {
-            return try await networkTransport.send(operation: operation)
+            return try await send(operation)
         }
         do {
-            let response = try await observation.withContext { try await self.networkTransport.send(operation: operation) }
+            let response = try await observation.withContext { try await self.send(operation) }
             observation.received(fromCache: false, graphQLErrors: response.body["errors"]?.listValue?.map(GraphQLError.init(json:)))
             observation.finish()
             return response
@@ -350,8 +366,37 @@ public final class BatonClient: Sendable {
     private func fetchFromServer<Query: GraphQLQuery>(
         _ query: Query, writeToStore: Bool
     ) async throws -> GraphQLResult<Query.Data> {
-        try receive(try await networkTransport.send(operation: query), for: query, .fetch(writesToStore: writeToStore))
+        try receive(try await send(query), for: query, .fetch(writesToStore: writeToStore))
     }
+
+    /// Sends `operation` over the transport, with the body kept from the last response to the
+    /// same request expected (a response with exactly its bytes is not parsed again).
+    func send<Operation: GraphQLOperation>(_ operation: Operation) async throws -> GraphQLResponse {
+        try await expectingKeptBody(for: operation) { try await networkTransport.send(operation: operation) }
+    }
+
+    /// Runs `body` (which sends `operation`) with the body kept from the last response to the
+    /// same request as the one the transport expects (``ParsedResponseBody/expected``).
+    func expectingKeptBody<Operation: GraphQLOperation, T>(
+        for operation: Operation, _ body: () async throws -> T
+    ) async rethrows -> T {
+        guard let key = keptResponses.key(for: operation), let kept = keptResponses.body(for: key) else { return try await body() }
+        return try await ParsedResponseBody.$expected.withValue(kept, operation: body)
+    }
+
+    /// ``expectingKeptBody(for:_:)`` for a synchronous `body`: a stream whose producer task
+    /// starts inside it (and so inherits the expectation).
+    func startExpectingKeptBody<Operation: GraphQLOperation, T>(for operation: Operation, _ body: () throws -> T) rethrows -> T {
+        guard let key = keptResponses.key(for: operation), let kept = keptResponses.body(for: key) else { return try body() }
+        return try ParsedResponseBody.$expected.withValue(kept, operation: body)
+    }
+
+    /// How many responses the client recognized as repeats of the last response to their
+    /// request, and so neither parsed nor executed again (for tests and the benchmarks).
+    package var keptResponseHits: Int { keptResponses.hits }
+
+    /// How many responses the client keeps for that, and their bodies' bytes.
+    package var keptResponseUsage: (entries: Int, bytes: Int) { keptResponses.usage }
 
     /// The cache policy a query is fetched with: a query whose root selects only client-only
     /// fields is never sent (no server has them), so it is answered from the store alone, as
@@ -390,6 +435,16 @@ public final class BatonClient: Sendable {
         }
         let problem = GraphQLError(message: "Baton could not read \(Operation.operationName)'s data as the store shapes it")
         return GraphQLResult(data: nil, errors: (result.errors ?? []) + [problem], extensions: result.extensions, source: result.source)
+    }
+
+    /// ``cacheAnswer(for:maxStale:)`` when `policy` may answer from the store; nothing (and no
+    /// read of the store) when it never does (`.fetchIgnoringCacheData`,
+    /// `.fetchIgnoringCacheCompletely`: their plan does not depend on what the store holds).
+    func cacheAnswer<Query: GraphQLQuery>(
+        for query: Query, policy: CachePolicy, maxStale: Duration?
+    ) -> (result: GraphQLResult<Query.Data>?, isFresh: Bool, thrown: BatonError?, staleAt: Date?) {
+        guard CachePolicyPlan(policy, hasData: true, isFresh: true).answersFromCache else { return (nil, false, nil, nil) }
+        return cacheAnswer(for: query, maxStale: maxStale)
     }
 
     /// The query's data from the store when it reads whole (fresh or stale, flagged), and

@@ -22,18 +22,18 @@ enum GraphQLHTTPResponseReader {
 
         switch mediaType {
         case "application/graphql-response+json":
-            let body = try parseBody(result.body, operationName: operationName)
+            let (body, parsed) = try parseBody(result.body, operationName: operationName)
             guard isSuccess || body["data"] != nil || body["errors"] != nil else {
                 throw statusError(result, operationName: operationName, errors: [])
             }
-            return try checked(body, result, operationName: operationName)
+            return try checked(body, parsed, result, operationName: operationName)
         case nil, "application/json":
             guard isSuccess else {
                 let errors = (try? JSONValue(parsing: result.body))?["errors"]?.listValue?.map(GraphQLError.init(json:))
                 throw statusError(result, operationName: operationName, errors: errors ?? [])
             }
-            let body = try parseBody(result.body, operationName: operationName)
-            return try checked(body, result, operationName: operationName)
+            let (body, parsed) = try parseBody(result.body, operationName: operationName)
+            return try checked(body, parsed, result, operationName: operationName)
         default:
             throw statusError(result, operationName: operationName, errors: [])
         }
@@ -45,20 +45,25 @@ enum GraphQLHTTPResponseReader {
         return base.trimmingCharacters(in: .whitespaces).lowercased()
     }
 
-    private static func parseBody(_ data: Data, operationName: String) throws -> JSONObject {
+    /// The body parsed, with its bytes (see ``ParsedResponseBody``: a body whose bytes are
+    /// exactly those the client expects is not parsed again).
+    private static func parseBody(_ data: Data, operationName: String) throws -> (JSONObject, ParsedResponseBody) {
         let value: JSONValue
+        let parsed: ParsedResponseBody?
         do {
-            value = try JSONValue(parsing: data)
+            (value, parsed) = try ParsedResponseBody.parse(data)
         } catch {
             throw BatonError.malformedResponse(operationName: operationName, error)
         }
-        guard case .object(let object) = value else {
+        guard let parsed else {
             throw BatonError.invalidResponse(operationName: operationName, reason: "the body is \(value.kindDescription), not an object")
         }
-        return object
+        return (parsed.object, parsed)
     }
 
-    private static func checked(_ body: JSONObject, _ result: HTTPResult, operationName: String) throws -> GraphQLResponse {
+    private static func checked(
+        _ body: JSONObject, _ parsed: ParsedResponseBody, _ result: HTTPResult, operationName: String
+    ) throws -> GraphQLResponse {
         guard body["data"] != nil || body["errors"] != nil else {
             throw BatonError.invalidResponse(operationName: operationName, reason: "the body has neither `data` nor `errors`")
         }
@@ -68,7 +73,7 @@ enum GraphQLHTTPResponseReader {
         if body["data"] == nil || body["data"] == .null, !hasErrors {
             throw BatonError.invalidResponse(operationName: operationName, reason: "`data` is null and there are no `errors`")
         }
-        return GraphQLResponse(body: body, httpResponse: result.response)
+        return GraphQLResponse(body: body, httpResponse: result.response, parsedFrom: parsed)
     }
 
     private static func statusError(_ result: HTTPResult, operationName: String, errors: [GraphQLError]) -> BatonError {

@@ -15,13 +15,21 @@ public struct GraphQLResponse: Sendable {
     /// its path, so that the client executes only them (not the whole body again). `nil` when
     /// the body is to be taken whole (a first part, a plain response, streamed list items).
     public let patches: [IncrementalPatch]?
+    /// The exact bytes `body` was parsed from, for a whole response read by the HTTP transport
+    /// (`nil` otherwise): what lets the client recognize a response that repeats the last one.
+    let parsedFrom: ParsedResponseBody?
 
     /// A response with its body, HTTP head and whether more parts follow.
     public init(body: JSONObject, httpResponse: HTTPResponse? = nil, hasNext: Bool = false, patches: [IncrementalPatch]? = nil) {
+        self.init(body: body, httpResponse: httpResponse, hasNext: hasNext, patches: patches, parsedFrom: nil)
+    }
+
+    init(body: JSONObject, httpResponse: HTTPResponse?, hasNext: Bool = false, patches: [IncrementalPatch]? = nil, parsedFrom: ParsedResponseBody?) {
         self.body = body
         self.httpResponse = httpResponse
         self.hasNext = hasNext
         self.patches = patches
+        self.parsedFrom = parsedFrom
     }
 }
 
