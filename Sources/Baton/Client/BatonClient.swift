@@ -75,7 +75,7 @@ public final class BatonClient: Sendable {
         subscriptionProtocol: HTTPSubscriptionProtocol? = nil,
         telemetry: (any OperationTelemetry)? = nil,
         preflight: PreflightInterceptor.Decide? = nil,
-        keptResponseBytes: Int = 4_000_000
+        keptResponseBytes: Int = 1_000_000
     ) {
         var chain = interceptors
         if let preflight { chain.append(PreflightInterceptor(preflight)) }
@@ -97,15 +97,15 @@ public final class BatonClient: Sendable {
     /// `sensitiveData` (`nil`: the store's).
     ///
     /// The client keeps the last response to each query request that its transport read whole
-    /// over HTTP, up to `keptResponseBytes` bytes of response bodies (least recently used go
-    /// first; each also holds its parsed tree and executed payload, a few times its size; 0
-    /// keeps none). A refetch whose response is exactly the same bytes is then neither parsed
+    /// over HTTP, up to `keptResponseBytes` bytes of response bodies (1 MB by default: a few
+    /// hundred typical responses; least recently used go first; each also holds its parsed tree
+    /// and executed payload, a few times its size; 0 keeps none). A refetch whose response is exactly the same bytes is then neither parsed
     /// nor executed again: its kept payload is committed to the store as the first one was (so
     /// the store, its watchers and its persistent cache see what any response would give them)
     /// and its kept data is the result.
     public init(
         networkTransport: any NetworkTransport, store: Store = Store(), logger: Logger = Logger(label: "Baton.client"),
-        telemetry: (any OperationTelemetry)? = nil, sensitiveData: SensitiveData? = nil, keptResponseBytes: Int = 4_000_000
+        telemetry: (any OperationTelemetry)? = nil, sensitiveData: SensitiveData? = nil, keptResponseBytes: Int = 1_000_000
     ) {
         self.networkTransport = networkTransport
         self.store = store
