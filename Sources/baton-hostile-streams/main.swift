@@ -3,12 +3,19 @@
 // server sends is measured in a process of its own. Not a product.
 //
 //     baton-hostile-streams <defer|multipart-subscription|sse-subscription|query> <url> [maxPartBytes] [urlSession|asyncHTTPClient]
+//     baton-hostile-streams websocket-burst <ws url> <events>
+//
+// `websocket-burst` subscribes over graphql-transport-ws to a server that sends `events` events
+// at once, taking them as a consumer that keeps up would (a few in its buffer, a yield after each):
+// Baton's own reader tasks must not starve it into `consumerFellBehind` (issue 30, item 15). In a
+// process of its own, so that what is measured is Baton's fairness, not the test suite's load.
 //
 // `maxUnreadBytes` is twice `maxPartBytes`. Prints `outcome: <result or error>`, `baseline: <VmHWM in kB once the client is made, before
 // the operation>` and `peak: <VmHWM in kB at the end>`.
 import Baton
 import BatonAsyncHTTPClient
 import BatonExampleAPI
+import BatonWebSocket
 import Foundation
 
 let arguments = CommandLine.arguments
@@ -51,6 +58,20 @@ do {
         var events = 0
         for try await _ in client.subscribe(subscription: CountSubscription(to: 3)) { events += 1 }
         outcome = "events \(events)"
+    case "websocket-burst":
+        let transport = WebSocketNetworkTransport(
+            url: url, configuration: WebSocketTransportConfiguration(acknowledgementTimeout: .seconds(5), upgradeTimeout: .seconds(10)))
+        let client = BatonClient(networkTransport: transport)
+        let expected = arguments.count >= 4 ? Int(arguments[3]) ?? 0 : 0
+        var last = 0
+        var inOrder = true
+        for try await result in client.subscribe(subscription: CountSubscription(to: expected), bufferLimit: 4) {
+            let count = result.data?.count ?? -1
+            if count != last + 1 { inOrder = false }
+            last = count
+            await Task.yield()
+        }
+        outcome = "events \(last)" + (inOrder ? " in order" : " out of order")
     case "query":
         let client = BatonClient(url: url, httpClient: httpClient, limits: limits)
         let result = try await client.fetch(query: HeroNameQuery(episode: .none), cachePolicy: .networkOnly)
