@@ -102,13 +102,13 @@ public struct URLSessionHTTPClient: HTTPClient {
             do {
                 made = try await makeTask(current, body: currentBody, timeout: options.timeout, in: session)
             } catch {
-                URLSessionCalls.async { session.invalidateAndCancel() }
+                URLSessionCalls.async(for: session) { session.invalidateAndCancel() }
                 throw error
             }
             let (task, cleanUp) = made
             return try await delegate.start(task, limit: limit, window: window) {
                 cleanUp()
-                URLSessionCalls.async { session.finishTasksAndInvalidate() }
+                URLSessionCalls.async(for: session) { session.finishTasksAndInvalidate() }
             }
         }
         return (try Self.httpResponse(head), chunks)
@@ -204,21 +204,28 @@ struct RedirectDeclined: Error {
 /// one of the few threads Swift's concurrency runs every task on (as many as the cores): a few
 /// requests started or cancelled while one server floods its response stalled every task in the
 /// process, watchers and WebSocket pings included, for 40 s (a CI run of the test suite, stack
-/// samples in gdb). Here they wait on a thread of this serial queue instead, which, unlike the
-/// global concurrent queues, gets a thread of its own however busy the others are.
+/// samples in gdb). Here they wait on serial queues of Baton's instead, each of which, unlike the
+/// global concurrent queues, gets a thread of its own however busy the others are. A few lanes,
+/// so that one slow wait does not hold up every other request's; a task's calls (resume, then
+/// cancel) stay in order in its own lane.
 enum URLSessionCalls {
-    private static let queue = DispatchQueue(label: "Baton.URLSessionCalls")
+    private static let lanes = (0..<4).map { DispatchQueue(label: "Baton.URLSessionCalls.\($0)") }
 
-    /// Runs `work` on the queue and returns its result.
+    private static func lane(for object: AnyObject?) -> DispatchQueue {
+        guard let object else { return lanes[Int.random(in: 0..<lanes.count)] }
+        return lanes[Int(UInt(bitPattern: ObjectIdentifier(object).hashValue) % UInt(lanes.count))]
+    }
+
+    /// Runs `work` in a lane and returns its result.
     static func run<T: Sendable>(_ work: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in
-            queue.async { continuation.resume(returning: work()) }
+            lane(for: nil).async { continuation.resume(returning: work()) }
         }
     }
 
-    /// Runs `work` on the queue, without waiting for it.
-    static func async(_ work: @escaping @Sendable () -> Void) {
-        queue.async(execute: work)
+    /// Runs `work` in `object`'s lane (after the calls made there for it before), without waiting.
+    static func async(for object: AnyObject, _ work: @escaping @Sendable () -> Void) {
+        lane(for: object).async(execute: work)
     }
 }
 
@@ -244,7 +251,7 @@ final class StreamingSession: @unchecked Sendable {
     }
 
     deinit {
-        if let created { URLSessionCalls.async { created.finishTasksAndInvalidate() } }
+        if let created { URLSessionCalls.async(for: created) { created.finishTasksAndInvalidate() } }
     }
 }
 
@@ -288,7 +295,7 @@ final class StreamingSessionDelegate: NSObject, URLSessionDataDelegate, @uncheck
                     states[task.taskIdentifier] = TaskState(
                         head: head, body: continuation, limit: limit, onFinish: onFinish, window: window)
                 }
-                URLSessionCalls.async { task.resume() }
+                URLSessionCalls.async(for: task) { task.resume() }
             }
         } onCancel: {
             handle.cancel()
@@ -314,7 +321,7 @@ final class StreamingSessionDelegate: NSObject, URLSessionDataDelegate, @uncheck
                 lock.withLock {
                     states[task.taskIdentifier] = TaskState(head: nil, body: nil, whole: whole, limit: limit, onFinish: {})
                 }
-                URLSessionCalls.async { task.resume() }
+                URLSessionCalls.async(for: task) { task.resume() }
             }
         } onCancel: {
             handle.cancel()
@@ -344,7 +351,7 @@ final class StreamingSessionDelegate: NSObject, URLSessionDataDelegate, @uncheck
         whole?.resume(throwing: error)
         head?.resume(throwing: error)
         body?.finish(throwing: error)
-        URLSessionCalls.async { task.cancel() }
+        URLSessionCalls.async(for: task) { task.cancel() }
     }
 
     func urlSession(
@@ -466,7 +473,7 @@ final class CancellableTaskHandle: @unchecked Sendable {
             self.task = task
             return cancelled
         }
-        if cancelNow { URLSessionCalls.async { task.cancel() } }
+        if cancelNow { URLSessionCalls.async(for: task) { task.cancel() } }
     }
 
     func cancel() {
@@ -474,6 +481,6 @@ final class CancellableTaskHandle: @unchecked Sendable {
             cancelled = true
             return self.task
         }
-        if let task { URLSessionCalls.async { task.cancel() } }
+        if let task { URLSessionCalls.async(for: task) { task.cancel() } }
     }
 }
