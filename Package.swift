@@ -208,7 +208,7 @@ let package = Package(
         .testTarget(name: "BatonAPITests", dependencies: ["BatonAPI", "BatonExampleAPI", "BatonTestSupport"]),
         // The client's behaviour in scenarios over MockNetworkTransport, one file per scenario, as
         // relay-runtime tests its environment: no server.
-        .testTarget(name: "BatonClientTests", dependencies: ["Baton", "BatonAPI", "BatonStore", "BatonTesting", "BatonExampleAPI"]),
+        .testTarget(name: "BatonClientTests", dependencies: ["Baton", "BatonAPI", "BatonStore", "BatonTesting", "BatonExampleAPI", "BatonTestSupport"]),
         // The build plugin as a user's target meets it: a baton.json without "documents" and with
         // "customScalars", a schema named schema.graphql, a .gql document.
         .testTarget(name: "BatonPluginTests", dependencies: ["BatonAPI"], exclude: ["graphql"], plugins: ["BatonCodegenPlugin"]),

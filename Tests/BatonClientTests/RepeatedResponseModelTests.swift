@@ -1,6 +1,7 @@
 import Baton
 import BatonExampleAPI
 import BatonStore
+import BatonTestSupport
 import BatonTesting
 import Foundation
 import Testing
@@ -152,20 +153,5 @@ struct RepeatedResponseModelTests {
         // The sequence did exercise repeats, and dropped entries.
         #expect(fast.hits > 50)
         #expect(naive.hits == 0)
-    }
-}
-
-/// SplitMix64: the same sequence for the same seed on every platform.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-
-    init(seed: UInt64) { state = seed }
-
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
