@@ -55,17 +55,20 @@ enum RefetchFigures {
         try await fetch(filled)
         // Clients made before the timings and freed after each pair, outside them.
         var fresh: [BatonClient] = (0..<16).map { _ in client(answering: response) }
-        func freshClient() -> BatonClient { fresh.removeLast() }
         var used: [BatonClient] = []
+        /// The floor: a first receive, by a client made before the timing and freed after it.
+        func firstReceive() async throws {
+            let client = fresh.removeLast()
+            try await fetch(client)
+            used.append(client)
+        }
         let hitsBefore = filled.keptResponseHits
         let figure = try await compareProcessCPU(
             "unchanged refetch (receive)", floorName: "first receive", target: 0.25, rounds: 15
         ) {
             try await fetch(filled)
         } floor: {
-            let client = freshClient()
-            try await fetch(client)
-            used.append(client)
+            try await firstReceive()
         } between: {
             used.removeAll()
         }
@@ -77,9 +80,7 @@ enum RefetchFigures {
         let slow = try await compareProcessCPU("refetch, no response kept", floorName: "first receive", target: 1.5, rounds: 9) {
             try await fetch(naive)
         } floor: {
-            let client = freshClient()
-            try await fetch(client)
-            used.append(client)
+            try await firstReceive()
         } between: {
             used.removeAll()
         }

@@ -58,8 +58,7 @@ struct SchemaMetadataRenderer {
             writer.line("],")
         }
         let directives = index.loaded.cachePolicies
-        let hasDirectives = !(directives.embeddedFields.isEmpty && directives.keyArgs.isEmpty && directives.typeMaxAge.isEmpty && directives.fieldMaxAge.isEmpty
-            && directives.inheritMaxAgeTypes.isEmpty && directives.inheritMaxAgeFields.isEmpty)
+        let hasDirectives = directives.statesCacheDirectives
         writer.line("globalIDInterface: \(globalIDInterface().map(SwiftNaming.stringLiteral) ?? "nil")" + (hasDirectives ? "," : ""))
         if hasDirectives { renderCacheDirectives(directives, into: &writer) }
         writer.outdent()

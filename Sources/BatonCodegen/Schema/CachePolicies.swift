@@ -26,6 +26,13 @@ public struct CachePolicies: Sendable, Hashable {
     /// `inheritMaxAge: true` in `@cacheControl` on a field or `@cacheControlField` on its type.
     public var inheritMaxAgeFields: [String: Set<String>] = [:]
 
+    /// Whether anything here goes into the generated `CacheDirectives` (key fields go into the
+    /// schema metadata's own `keyFields`).
+    var statesCacheDirectives: Bool {
+        !(embeddedFields.isEmpty && keyArgs.isEmpty && typeMaxAge.isEmpty && fieldMaxAge.isEmpty && inheritMaxAgeTypes.isEmpty
+            && inheritMaxAgeFields.isEmpty)
+    }
+
     /// Reads the directives of `definitions`; `links` maps renamed directives to their own names.
     /// With `schema`, what they name is checked against it: embedded fields, a field policy's
     /// fields and their key arguments must exist (a located error otherwise).
@@ -74,6 +81,15 @@ public struct CachePolicies: Sendable, Hashable {
         func inheritsMaxAge(_ directive: Directive) -> Bool {
             (LinkImports.argument(directive, "inheritMaxAge") as? BooleanValue)?.value == true
         }
+        /// `field`'s max age or `inheritMaxAge` from `directive` (`@cacheControl` on the field,
+        /// `@cacheControlField` on its type).
+        func readFieldMaxAge(_ directive: Directive, field: String, on type: String) {
+            if let age = maxAge(directive) {
+                policies.fieldMaxAge[type, default: [:]][field] = age
+            } else if inheritsMaxAge(directive) {
+                policies.inheritMaxAgeFields[type, default: []].insert(field)
+            }
+        }
         func readType(_ type: String, _ directives: [Directive], fields: [FieldDefinition]) {
             for directive in directives {
                 switch links.canonical(directive.name.value) {
@@ -104,22 +120,14 @@ public struct CachePolicies: Sendable, Hashable {
                         errors.append(CodegenError("@cacheControlField needs name: \"fieldName\"", at: .of(directive)))
                         continue
                     }
-                    if let age = maxAge(directive) {
-                        policies.fieldMaxAge[type, default: [:]][field] = age
-                    } else if inheritsMaxAge(directive) {
-                        policies.inheritMaxAgeFields[type, default: []].insert(field)
-                    }
+                    readFieldMaxAge(directive, field: field, on: type)
                 default:
                     break
                 }
             }
             for field in fields {
                 for directive in field.directives where links.canonical(directive.name.value) == "cacheControl" {
-                    if let age = maxAge(directive) {
-                        policies.fieldMaxAge[type, default: [:]][field.name.value] = age
-                    } else if inheritsMaxAge(directive) {
-                        policies.inheritMaxAgeFields[type, default: []].insert(field.name.value)
-                    }
+                    readFieldMaxAge(directive, field: field.name.value, on: type)
                 }
             }
         }
