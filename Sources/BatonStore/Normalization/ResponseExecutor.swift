@@ -43,6 +43,8 @@ struct ResponseExecutor {
     private var errorNode = ErrorPathTrie.root
     /// Whether any object of the walk selects `__id` (then the walk rebuilds the data with it).
     private let fillsRecordIDs: Bool
+    /// Whether the last type's `id` is global (see `CacheKeyConfiguration.GlobalTypeMemo`).
+    private var globalTypeMemo = CacheKeyConfiguration.GlobalTypeMemo()
 
     init(cacheKeys: CacheKeyConfiguration, checks: ExecutionChecks, errors: [GraphQLError], fillsRecordIDs: Bool) {
         self.cacheKeys = cacheKeys
@@ -388,7 +390,7 @@ struct ResponseExecutor {
                 return (.embedded(typename: built.typename ?? type, fields: built.fields), built.rebuilt.map(JSONValue.object))
             }
             let typename = object["__typename"]?.stringValue
-            let id = cacheKeys.cacheKey(typename: typename ?? type, object: object) ?? DataID(clientID())
+            let id = cacheKeys.cacheKey(typename: typename ?? type, object: object, memo: &globalTypeMemo) ?? DataID(clientID())
             let rebuilt = try executeObject(object, id: id, parentType: type, plan: plan)
             return (.link(id), rebuilt.map(JSONValue.object))
         default:
