@@ -33,7 +33,7 @@ import Hummingbird
 ///   its data stays fresh, as a server that computes it from `@cacheControl` hints would.
 struct GraphQLHTTPHandler: Sendable {
     /// The request head whose value an executed response's `Cache-Control` head repeats.
-    static let requestedCacheControl = HTTPField.Name("X-Example-Cache-Control")!
+    static let requestedCacheControl = HTTPFields.Element.Name("X-Example-Cache-Control")!
 
     let schema: GraphQLSchema
     let state: ServerState

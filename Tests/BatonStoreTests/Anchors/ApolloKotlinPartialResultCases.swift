@@ -400,10 +400,10 @@ struct ApolloKotlinPartialResultCases {
         store.publish(data: network, for: descriptor(S.WithFragments.self))
         #expect(read(store, S.WithFragments.self).data?.__data.object == network)
         // Aliases are the response's: the record holds the fields' own names.
-        let me = try #require(store.snapshot()["User:1"])
-        #expect(me["firstName"] == .scalar("John"))
-        #expect(me["nickName"] == .scalar("JS"))
-        #expect(me["email"] == .scalar("jdoe@example.com"))
+        let record = try #require(store.snapshot()["User:1"])
+        #expect(record["firstName"] == .scalar("John"))
+        #expect(record["nickName"] == .scalar("JS"))
+        #expect(record["email"] == .scalar("jdoe@example.com"))
 
         // Without the lead: the miss is at the aliased path; the fragments' fields are all there.
         let noLead = removing(["User:2"], from: store)
