@@ -4,7 +4,7 @@ import Foundation
 
 /// Reads a cache file without ever changing it: the connection is opened with
 /// `SQLITE_OPEN_READONLY`, no migration runs and nothing is written (an app may have the file
-/// open meanwhile). What the `baton-cache` command shows: ``statistics()``, a record with what
+/// open meanwhile). What the `baton-cache` command shows: ``statistics(now:maxAge:)``, a record with what
 /// links to it (``record(_:)``, ``referrers(of:)``), the whole file as JSON (``dump(_:)``).
 ///
 /// A file that is not a database, or is damaged, is ``SQLiteCacheError/corrupt(path:message:)``;
@@ -49,9 +49,9 @@ public final class SQLiteCacheInspector: Sendable {
     /// newest writes, and what is stale at `now`: records marked invalid, and records with a
     /// field past its max age. The file keeps when each field was received and, when its
     /// response's `Cache-Control: max-age` said so, when it expires (`__ages`); the max ages of
-    /// the schema's `@cacheControl` and the client's ``CacheFreshness`` are not in the file, so
+    /// the schema's `@cacheControl` and the client's `CacheFreshness` are not in the file, so
     /// `maxAge`, when given, stands for them: a field received longer ago than that is past it
-    /// (as for a store whose ``CacheFreshness/defaultMaxAge`` it is). Fields no response dated
+    /// (as for a store whose `CacheFreshness.defaultMaxAge` it is). Fields no response dated
     /// do not count (their max age, if any, is unknown here). Runs SQLite's `quick_check`
     /// first: a damaged file is ``SQLiteCacheError/corrupt(path:message:)``, not figures.
     public func statistics(now: Date = Date(), maxAge: Duration? = nil) throws(SQLiteCacheError) -> CacheStatistics {
@@ -249,7 +249,7 @@ public final class SQLiteCacheInspector: Sendable {
     private static func json(_ string: String) -> String { JSONValue.string(string).serializedString() }
 }
 
-/// Figures over a cache file (``SQLiteCacheInspector/statistics()``).
+/// Figures over a cache file (``SQLiteCacheInspector/statistics(now:maxAge:)``).
 public struct CacheStatistics: Sendable, Hashable {
     /// Records and their bytes, for one type.
     public struct TypeFigures: Sendable, Hashable {

@@ -231,6 +231,14 @@ struct ApolloKotlinPartialResultCases {
     @Test("CachePartialResultTest: simple")
     func simple() throws {
         let store = Store()
+        // Nothing written yet: missing (the third state), at the root.
+        let nothing = read(store, S.MeWithNickName.self)
+        guard case .missing = nothing else {
+            Issue.record("expected a missing read")
+            return
+        }
+        #expect(nothing.missingPaths == [ResponsePath()])
+
         store.publish(
             data: ["me": ["__typename": "User", "id": "1", "firstName": "John", "lastName": "Smith", "email": "jsmith@example.com"]],
             for: descriptor(S.MeWithoutNickNameWithEmail.self))
