@@ -48,7 +48,8 @@ struct Stats: ParsableCommand {
                 """, valueName: "seconds")) var maxAge: Double?
 
     func validate() throws {
-        if let maxAge, !(maxAge >= 0) || !maxAge.isFinite { throw ValidationError("--max-age must be a number of seconds, at least 0") }
+        // Bounded (about 31,700 years) so that it always makes a Duration.
+        if let maxAge, !(maxAge >= 0 && maxAge <= 1e12) { throw ValidationError("--max-age must be a number of seconds from 0 to 1e12") }
     }
 
     func run() throws {

@@ -112,6 +112,9 @@ struct CacheInspectorTests {
             let negative = try await Self.run(["stats", url.path, "--max-age", "-1"])
             #expect(negative.status != 0)
             #expect(negative.stderr.contains("--max-age"), "\(negative.stderr)")
+            let huge = try await Self.run(["stats", url.path, "--max-age", "1e300"])
+            #expect(huge.status != 0)
+            #expect(huge.stderr.contains("--max-age must be"), "\(huge.stderr)")
 
             // The library measures at the time it is given: before the writes, nothing had expired.
             let inspector = try SQLiteCacheInspector(fileURL: url)
