@@ -4,7 +4,7 @@ import Foundation
 
 /// Reads a cache file without ever changing it: the connection is opened with
 /// `SQLITE_OPEN_READONLY`, no migration runs and nothing is written (an app may have the file
-/// open meanwhile). What the `baton-cache` command shows: ``statistics()``, a record with what
+/// open meanwhile). What the `baton-cache` command shows: ``statistics(now:maxAge:)``, a record with what
 /// links to it (``record(_:)``, ``referrers(of:)``), the whole file as JSON (``dump(_:)``).
 ///
 /// A file that is not a database, or is damaged, is ``SQLiteCacheError/corrupt(path:message:)``;
@@ -46,10 +46,18 @@ public final class SQLiteCacheInspector: Sendable {
     private var batch: String { schemaVersion >= 3 ? "batch" : "0" }
 
     /// Counts over the whole file: records by type with the bytes they take, the oldest and
-    /// newest writes, and what is stale. Runs SQLite's `quick_check` first: a damaged file is
-    /// ``SQLiteCacheError/corrupt(path:message:)``, not figures.
-    public func statistics() throws(SQLiteCacheError) -> CacheStatistics {
+    /// newest writes, and what is stale at `now`: records marked invalid, and records with a
+    /// field past its max age. The file keeps when each field was received and, when its
+    /// response's `Cache-Control: max-age` said so, when it expires (`__ages`); the max ages of
+    /// the schema's `@cacheControl` and the client's `CacheFreshness` are not in the file, so
+    /// `maxAge`, when given, stands for them: a field received longer ago than that is past it
+    /// (as for a store whose `CacheFreshness.defaultMaxAge` it is). Fields no response dated
+    /// do not count (their max age, if any, is unknown here). Runs SQLite's `quick_check`
+    /// first: a damaged file is ``SQLiteCacheError/corrupt(path:message:)``, not figures.
+    public func statistics(now: Date = Date(), maxAge: Duration? = nil) throws(SQLiteCacheError) -> CacheStatistics {
         let path = fileURL.path
+        let now = now.timeIntervalSince1970
+        let maxAgeSeconds = maxAge.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
         let writtenAt = self.writtenAt
         let version = schemaVersion
         return try connection.withLock { connection throws(SQLiteCacheError) -> CacheStatistics in
@@ -67,7 +75,8 @@ public final class SQLiteCacheInspector: Sendable {
             try connection.run("SELECT id, deleted, record, \(writtenAt), length(id) + coalesce(length(record), 0) FROM records") { row in
                 let bytes = row.int(4)
                 statistics.storedBytes += bytes
-                if let id = row.text(0), invalidated.contains(id) { statistics.staleRecords += 1 }
+                let isInvalidated = row.text(0).map { invalidated.contains($0) } ?? false
+                if isInvalidated { statistics.invalidatedRecords += 1 }
                 if version >= 2 {
                     let written = Date(timeIntervalSince1970: row.double(3))
                     if statistics.oldestWrite.map({ written < $0 }) ?? true { statistics.oldestWrite = written }
@@ -75,13 +84,18 @@ public final class SQLiteCacheInspector: Sendable {
                 }
                 if row.int(1) != 0 {
                     statistics.deletedRecords += 1
+                    if isInvalidated { statistics.staleRecords += 1 }
                     return
                 }
                 guard let record = row.withBlob(2, { reader.decode($0) }) else {
                     statistics.unreadableRecords += 1
+                    if isInvalidated { statistics.staleRecords += 1 }
                     return
                 }
                 statistics.records += 1
+                let isExpired = Self.hasFieldPastItsMaxAge(record, now: now, maxAge: maxAgeSeconds)
+                if isExpired { statistics.expiredRecords += 1 }
+                if isInvalidated || isExpired { statistics.staleRecords += 1 }
                 let type = record.typename ?? "(no typename)"
                 statistics.byType[type, default: CacheStatistics.TypeFigures()].records += 1
                 statistics.byType[type, default: CacheStatistics.TypeFigures()].bytes += bytes
@@ -101,6 +115,19 @@ public final class SQLiteCacheInspector: Sendable {
             statistics.fileBytes = (attributes?[.size] as? NSNumber)?.intValue ?? 0
             return statistics
         }
+    }
+
+    /// Whether a field of `record` is past its max age at `now` (seconds since 1970): its
+    /// response's expiry has come, or it was received at least `maxAge` seconds ago. As the
+    /// store measures it: a field goes stale the moment its time comes.
+    static func hasFieldPastItsMaxAge(_ record: Record, now: Double, maxAge: Double?) -> Bool {
+        guard let ages = record.fields[FieldAges.key]?.scalarValue?.objectValue else { return false }
+        for storageKey in ages.keys {
+            guard let age = FieldAges.age(of: storageKey, in: record) else { continue }
+            if let expires = age.expiresAt, expires <= now { return true }
+            if let maxAge, age.receivedAt + maxAge <= now { return true }
+        }
+        return false
     }
 
     /// One stored record with what the file keeps beside it, or `nil` when the file does not
@@ -222,7 +249,7 @@ public final class SQLiteCacheInspector: Sendable {
     private static func json(_ string: String) -> String { JSONValue.string(string).serializedString() }
 }
 
-/// Figures over a cache file (``SQLiteCacheInspector/statistics()``).
+/// Figures over a cache file (``SQLiteCacheInspector/statistics(now:maxAge:)``).
 public struct CacheStatistics: Sendable, Hashable {
     /// Records and their bytes, for one type.
     public struct TypeFigures: Sendable, Hashable {
@@ -250,8 +277,15 @@ public struct CacheStatistics: Sendable, Hashable {
     public var oldestWrite: Date?
     /// The newest record write (`nil` for an empty file or a version 1 file).
     public var newestWrite: Date?
-    /// Rows marked invalid (`invalidateRecord`): a query that reads one is stale.
+    /// Rows that are stale: marked invalid, or a record with a field past its max age (each
+    /// counted once).
     public var staleRecords = 0
+    /// Rows marked invalid (`invalidateRecord`): a query that reads one is stale.
+    public var invalidatedRecords = 0
+    /// Records with a field past its max age at the time the figures were taken: its
+    /// response's `Cache-Control: max-age` ran out, or it is older than the `maxAge` given to
+    /// ``SQLiteCacheInspector/statistics(now:maxAge:)``.
+    public var expiredRecords = 0
     /// Fetched operations the file knows.
     public var operations = 0
     /// How many of those a whole-store invalidation made stale.

@@ -34,14 +34,29 @@ func json(_ string: String) -> String { JSONValue.string(string).serializedStrin
 
 struct Stats: ParsableCommand {
     static let configuration = CommandConfiguration(
-        abstract: "Records, bytes by type, the oldest and newest writes, what is stale (read-only).")
+        abstract: "Records, bytes by type, the oldest and newest writes, what is stale now (read-only).")
 
     @ArgumentParser.Argument(help: "The cache file.") var file: String
     @Flag(help: "Print the figures as JSON.") var json = false
+    @Option(
+        help: ArgumentHelp(
+            "Count a field received more than this many seconds ago as past its max age.",
+            discussion: """
+                The file keeps when each field was received, and when its response's Cache-Control max-age \
+                makes it expire (always counted). The schema's @cacheControl and the client's max ages are \
+                not in the file: give the one that applies here.
+                """, valueName: "seconds")) var maxAge: Double?
+
+    func validate() throws {
+        // Bounded (about 31,700 years) so that it always makes a Duration.
+        if let maxAge, !(maxAge >= 0 && maxAge <= 1e12) { throw ValidationError("--max-age must be a number of seconds from 0 to 1e12") }
+    }
 
     func run() throws {
         let statistics: CacheStatistics
-        do { statistics = try inspector(file).statistics() } catch let error as ExitCode { throw error } catch { throw fail(error) }
+        do {
+            statistics = try inspector(file).statistics(now: Date(), maxAge: maxAge.map { .milliseconds(Int64(($0 * 1000).rounded())) })
+        } catch let error as ExitCode { throw error } catch { throw fail(error) }
         let types = statistics.byType.sorted { $0.value.bytes != $1.value.bytes ? $0.value.bytes > $1.value.bytes : $0.key < $1.key }
         if json {
             var out = "{\"records\":\(statistics.records),\"deletedRecords\":\(statistics.deletedRecords)"
@@ -49,7 +64,8 @@ struct Stats: ParsableCommand {
             out += ",\"usedBytes\":\(statistics.usedBytes),\"fileBytes\":\(statistics.fileBytes)"
             out += ",\"oldestWrite\":\(statistics.oldestWrite.map { BatonCacheJSON.string(iso($0)) } ?? "null")"
             out += ",\"newestWrite\":\(statistics.newestWrite.map { BatonCacheJSON.string(iso($0)) } ?? "null")"
-            out += ",\"staleRecords\":\(statistics.staleRecords),\"operations\":\(statistics.operations)"
+            out += ",\"staleRecords\":\(statistics.staleRecords),\"invalidatedRecords\":\(statistics.invalidatedRecords)"
+            out += ",\"expiredRecords\":\(statistics.expiredRecords),\"operations\":\(statistics.operations)"
             out += ",\"staleOperations\":\(statistics.staleOperations),\"byType\":{"
             out += types.map { "\(BatonCacheJSON.string($0.key)):{\"records\":\($0.value.records),\"bytes\":\($0.value.bytes)}" }
                 .joined(separator: ",")
@@ -61,7 +77,9 @@ struct Stats: ParsableCommand {
         print("bytes: \(statistics.storedBytes) stored, \(statistics.usedBytes) in pages, file \(statistics.fileBytes)")
         print("oldest write: \(iso(statistics.oldestWrite))")
         print("newest write: \(iso(statistics.newestWrite))")
-        print("stale: \(statistics.staleRecords) records invalidated, \(statistics.staleOperations) of \(statistics.operations) operations")
+        print(
+            "stale: \(statistics.staleRecords) records (\(statistics.invalidatedRecords) invalidated, "
+                + "\(statistics.expiredRecords) past their max age), \(statistics.staleOperations) of \(statistics.operations) operations")
         print("by type:")
         for (type, figures) in types { print("  \(type): \(figures.records) records, \(figures.bytes) bytes") }
     }

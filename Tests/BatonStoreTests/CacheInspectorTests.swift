@@ -75,6 +75,56 @@ struct CacheInspectorTests {
         }
     }
 
+    /// `stats` counts a record as stale when a field of it is past its max age at the time it
+    /// runs: its response's `Cache-Control: max-age` ran out (the file says when), or, with
+    /// `--max-age`, it was received longer ago than that (the schema's and the client's max
+    /// ages are not in the file).
+    @Test func statsCountsRecordsPastTheirMaxAge() async throws {
+        try await withTemporaryFolder { folder in
+            let url = folder.appendingPathComponent("ages.sqlite")
+            do {
+                // A store that dates every response (a default max age of an hour).
+                let store = Store(cache: try SQLiteNormalizedCache(fileURL: url), freshness: CacheFreshness(defaultMaxAge: .seconds(3600)))
+                // `Cache-Control: max-age=0`: the root's `user(id:"1")` and users 1, 1001, 2001 expire at once.
+                store.publish(data: Self.userData(1), for: Self.user("1"), fetched: true, received: ResponseAge(maxAge: .zero))
+                // No max age in the head: dated, expiring only by the max age that applies.
+                store.publish(data: Self.userData(2), for: Self.user("2"), fetched: true, received: ResponseAge())
+                store.waitUntilPersisted()
+            }
+            let before = try Data(contentsOf: url)
+
+            let stats = try await Self.run(["stats", url.path, "--json"])
+            #expect(stats.status == 0, "\(stats.stderr)")
+            let figures = try JSONValue(parsing: Data(stats.stdout.utf8))
+            #expect(figures["records"] == 7)
+            #expect(figures["expiredRecords"] == 4)
+            #expect(figures["invalidatedRecords"] == 0)
+            #expect(figures["staleRecords"] == 4)
+            let text = try await Self.run(["stats", url.path])
+            #expect(text.stdout.contains("stale: 4 records (0 invalidated, 4 past their max age)"), "\(text.stdout)")
+
+            // An hour's max age: users 2, 1002 and 2002 were received just now.
+            let hour = try await Self.run(["stats", url.path, "--json", "--max-age", "3600"])
+            #expect(try JSONValue(parsing: Data(hour.stdout.utf8))["expiredRecords"] == 4, "\(hour.stdout)")
+            // None: every dated field is past it.
+            let zero = try await Self.run(["stats", url.path, "--max-age", "0"])
+            #expect(zero.stdout.contains("stale: 7 records (0 invalidated, 7 past their max age)"), "\(zero.stdout)")
+            let negative = try await Self.run(["stats", url.path, "--max-age", "-1"])
+            #expect(negative.status != 0)
+            #expect(negative.stderr.contains("--max-age"), "\(negative.stderr)")
+            let huge = try await Self.run(["stats", url.path, "--max-age", "1e300"])
+            #expect(huge.status != 0)
+            #expect(huge.stderr.contains("--max-age must be"), "\(huge.stderr)")
+
+            // The library measures at the time it is given: before the writes, nothing had expired.
+            let inspector = try SQLiteCacheInspector(fileURL: url)
+            #expect(try inspector.statistics(now: .distantPast, maxAge: .zero).expiredRecords == 0)
+            #expect(try inspector.statistics().expiredRecords == 4)
+            // Reading changed nothing.
+            #expect(try Data(contentsOf: url) == before)
+        }
+    }
+
     /// An app may have the file open while the inspector reads it.
     @Test func inspectingAFileAnAppHasOpenSeesItsCommits() async throws {
         try await withTemporaryFolder { folder in

@@ -10,8 +10,9 @@ struct Figure {
     let baton: Duration
     let floor: Duration
     let floorName: String
-    /// The ratio Baton / floor must be at most this.
-    let target: Double
+    /// The ratio Baton / floor must be at most this; `nil` for a figure measured for its own
+    /// sake, with no target (its row shows "–" and always passes).
+    let target: Double?
     /// For figures that are not times: what to print for Baton and the floor.
     var batonText: String? = nil
     var floorText: String? = nil
@@ -20,7 +21,7 @@ struct Figure {
     var cpuRatio: Double? = nil
 
     var ratio: Double { seconds(baton) / seconds(floor) }
-    var passes: Bool { ratio <= target }
+    var passes: Bool { target.map { ratio <= $0 } ?? true }
 }
 
 /// Wall time and the calling thread's CPU time of one run of `body`.
@@ -117,7 +118,8 @@ func printTable(_ figures: [Figure], notes: [String]) -> Bool {
         rows.append([
             figure.name, figure.batonText ?? format(figure.baton),
             "\(figure.floorText ?? format(figure.floor)) (\(figure.floorName))",
-            String(format: "%.2f×", figure.ratio), String(format: "≤ %.2f×", figure.target), figure.passes ? "pass" : "FAIL",
+            String(format: "%.2f×", figure.ratio), figure.target.map { String(format: "≤ %.2f×", $0) } ?? "–",
+            figure.target == nil ? "–" : figure.passes ? "pass" : "FAIL",
             figure.cpuRatio.map { String(format: "%.2f×", $0) } ?? "–",
         ])
     }

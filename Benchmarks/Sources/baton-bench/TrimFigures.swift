@@ -88,17 +88,18 @@ enum TrimFigures {
         let compactTime = try clock.measure { try cache.compact() }
         guard let result, result.bytesAfter <= sizes.bound << 20 else { throw BenchError("the trim left \(result?.bytesAfter ?? -1) bytes") }
         let after = try (0..<5).map { _ in try coldReads(trimmed, survivors) }
-        // The floor: writing the 50 MB that stays, from scratch, the same way.
+        // For scale, not a target (the issue asks for the figures): writing the 50 MB that stays,
+        // from scratch, the same way; and the same reads before the trim.
         let fresh = folder.appendingPathComponent("50mb.sqlite")
         let (_, writeFifty) = try makeCache(at: fresh, bytes: sizes.bound << 20)
         figures.append(
             Figure(
                 name: "trim a \(sizes.source) MB cache to \(sizes.bound) MB", baton: trimTime, floor: writeFifty, floorName: "write \(sizes.bound) MB of records",
-                target: 2.0))
+                target: nil))
         figures.append(
             Figure(
                 name: "\(survivors.count) cold reads after the trim", baton: medianOf(after.map(\.wall)), floor: medianOf(before.map(\.wall)),
-                floorName: "the same reads before it", target: 1.2,
+                floorName: "the same reads before it", target: nil,
                 cpuRatio: seconds(medianOf(after.map(\.cpu))) / seconds(medianOf(before.map(\.cpu)))))
 
         // The same bound as a store's policy: opening returns at once; the writer trims behind.

@@ -28,7 +28,13 @@ import Hummingbird
 ///   `MultipartUploadReader`).
 /// - A document with `@defer` or `@stream`, from a client that accepts `multipart/mixed`, gets an
 ///   incremental response (see `IncrementalDelivery`).
+/// - An executed request's response carries the `Cache-Control` head its request asked for in
+///   `X-Example-Cache-Control` (`max-age=60`, `no-store`): how tests make the server say how long
+///   its data stays fresh, as a server that computes it from `@cacheControl` hints would.
 struct GraphQLHTTPHandler: Sendable {
+    /// The request head whose value an executed response's `Cache-Control` head repeats.
+    static let requestedCacheControl = HTTPFields.Element.Name("X-Example-Cache-Control")!
+
     let schema: GraphQLSchema
     let state: ServerState
 
@@ -93,7 +99,8 @@ struct GraphQLHTTPHandler: Sendable {
             authorization: request.headers[.authorization],
             mediaType: mediaType,
             incrementalFormat: IncrementalFormat.negotiate(accept: accept.isEmpty ? nil : accept.joined(separator: ",")),
-            uploads: uploads
+            uploads: uploads,
+            cacheControl: request.headers[Self.requestedCacheControl]
         )
     }
 
@@ -134,7 +141,8 @@ struct GraphQLHTTPHandler: Sendable {
         authorization: String?,
         mediaType: GraphQLMediaType,
         incrementalFormat: IncrementalFormat?,
-        uploads: [String: UploadedFile]
+        uploads: [String: UploadedFile],
+        cacheControl: String?
     ) async -> Response {
         func requestError(_ errors: [GraphQLError]) -> Response {
             Self.response(
@@ -206,7 +214,9 @@ struct GraphQLHTTPHandler: Sendable {
             let delivery = IncrementalDelivery(document: original, variables: request.variables, operationName: request.operationName)
             return delivery.response(data: result.data?.dictionary, errors: result.errors, format: incrementalFormat)
         }
-        return Self.response(.ok, mediaType, GraphQLResponseBody.encode(data: result.data, includesData: true, errors: result.errors))
+        var response = Self.response(.ok, mediaType, GraphQLResponseBody.encode(data: result.data, includesData: true, errors: result.errors))
+        if let cacheControl { response.headers[.cacheControl] = cacheControl }
+        return response
     }
 
     /// The operation `name` selects, or the only one; nil when that is ambiguous or unknown
