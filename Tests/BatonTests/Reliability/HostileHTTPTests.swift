@@ -257,20 +257,22 @@ struct HostileHTTPTests {
         }
         defer { server.stop() }
         let client = BatonClient(
-            url: server.url, httpClient: kind.make(), timeout: .seconds(3), limits: ResponseLimits(operationTimeout: .seconds(8)))
+            url: server.url, httpClient: kind.make(), timeout: .seconds(3), limits: ResponseLimits(operationTimeout: .seconds(15)))
         var received = 0
         let (error, elapsed) = await failure {
             for try await _ in client.fetchResults(query: HeroDeferredQuery(episode: .none), cachePolicy: .networkOnly) {
                 received += 1
             }
         }
-        guard case .timedOut("HeroDeferred", .seconds(8))? = error as? BatonError else {
+        guard case .timedOut("HeroDeferred", .seconds(15))? = error as? BatonError else {
             Issue.record("expected a time-out, got \(String(describing: error))")
             return
         }
-        // The first part arrived long before the deadline, even under load.
+        // The first part arrived long before the deadline, even under load. (With an 8 s
+        // deadline, URLSession delivered nothing in time once, in a full `swift test` beside a
+        // debug build of the package: load average 8 on 2 cores.)
         #expect(received >= 1)
-        #expect(elapsed < .seconds(8) + Self.grace)
+        #expect(elapsed < .seconds(15) + Self.grace)
     }
 
     // MARK: Item 11: redirects
