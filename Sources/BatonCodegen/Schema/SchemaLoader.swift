@@ -2,7 +2,7 @@ import Foundation
 import GraphQL
 
 /// A schema ready for validation and code generation, with what the generator reads from it.
-public struct LoadedSchema: @unchecked Sendable {
+public struct LoadedSchema {
     /// The schema, Baton's client directives included (and the client schema extensions, once
     /// the generator applied those of the documents).
     public internal(set) var schema: GraphQLSchema

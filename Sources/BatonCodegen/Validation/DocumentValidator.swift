@@ -1,7 +1,7 @@
 import GraphQL
 
 /// All documents as one: parsed, checked for unique names, validated against the schema.
-public struct ValidatedDocuments: @unchecked Sendable {
+public struct ValidatedDocuments {
     /// Every operation, in input order.
     public let operations: [OperationDefinition]
     /// Every fragment, by name.

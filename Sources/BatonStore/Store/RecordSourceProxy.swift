@@ -3,7 +3,7 @@ import BatonAPI
 /// The records as an updater sees them (Relay's `RecordSourceProxy`): read any record, create,
 /// delete, and edit through ``RecordProxy``. Edits are collected and published together when
 /// the update ends. Valid only inside the update closure.
-public final class RecordSourceProxy: @unchecked Sendable {
+public final class RecordSourceProxy {
     let base: Reader.Lookup
     public let cacheKeys: CacheKeyConfiguration
     /// The edits so far, published when the update ends.
@@ -66,7 +66,7 @@ public final class RecordSourceProxy: @unchecked Sendable {
 
 /// One record as an updater edits it (Relay's `RecordProxy`). Field names with arguments are
 /// stored under storage keys (`todos(first:10)`), so pass the arguments.
-public final class RecordProxy: @unchecked Sendable {
+public final class RecordProxy {
     let source: RecordSourceProxy
     public let dataID: DataID
 
