@@ -166,3 +166,49 @@ extension View {
     public func disabled(_ disabled: Bool) -> some View { ModifiedView<Self>() }
     public func environment<V>(_ keyPath: WritableKeyPath<EnvironmentValues, V>, _ value: V) -> some View { ModifiedView<Self>() }
 }
+
+// What the Guide's SwiftUI screens use (DocumentationCodeBlockTests compiles them).
+
+extension Button where Label == Text {
+    public init<S: StringProtocol>(_ title: S, action: @escaping @MainActor () -> Void) {}
+}
+
+/// A progress indicator.
+public struct ProgressView<Label: View, CurrentValueLabel: View>: View {
+    public var body: Never { fatalError() }
+}
+
+extension ProgressView where CurrentValueLabel == EmptyView {
+    public init() where Label == EmptyView {}
+}
+
+/// Rows in a scrolling list.
+public struct List<SelectionValue: Hashable, Content: View>: View {
+    public var body: Never { fatalError() }
+}
+
+extension List where SelectionValue == Never {
+    public init(@ViewBuilder content: () -> Content) {}
+}
+
+/// Views made from a collection's elements.
+public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content> {
+    public init(_ data: Data, id: KeyPath<Data.Element, ID>, @ViewBuilder content: @escaping (Data.Element) -> Content) where Content: View {}
+}
+
+extension ForEach: View where Content: View {
+    public var body: Never { fatalError() }
+}
+
+/// A switch.
+public struct Toggle<Label: View>: View {
+    public var body: Never { fatalError() }
+}
+
+extension Toggle where Label == Text {
+    public init<S: StringProtocol>(_ title: S, isOn: Binding<Bool>) {}
+}
+
+extension View {
+    public func refreshable(action: @escaping @Sendable () async -> Void) -> some View { ModifiedView<Self>() }
+}
