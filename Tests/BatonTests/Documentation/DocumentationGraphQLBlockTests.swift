@@ -12,7 +12,7 @@ import Testing
 ///   generator adds: refetch queries, connections, client fields) against its article's schema
 ///   with the article's SDL blocks applied. A document may spread the example API's fragments
 ///   (`...TodoDetails`): the example API's documents come along, but for a file defining a name
-///   the block defines itself.
+///   the block or the article's SDL defines itself.
 ///
 /// An article's schema is the example server's, plus `Context/<Article>.graphqls` when there is
 /// one (the local schema an article's client fields are declared in); an article whose
@@ -90,8 +90,10 @@ struct DocumentationGraphQLBlockTests {
                 example.append(DocumentSource(path: url.path, text: try String(contentsOf: url, encoding: .utf8)))
             }
         }
+        // What the article's SDL blocks define replaces the example API's own definitions of it.
+        let schemaNames = sdl.reduce(into: Set<String>()) { $0.formUnion(Self.definedNames($1.code)) }
         for block in blocks where !Self.isSDL(block) {
-            let names = Self.definedNames(block.code)
+            let names = Self.definedNames(block.code).union(schemaNames)
             let others = example.filter { Self.definedNames($0.text).isDisjoint(with: names) }
             do {
                 _ = try CodeGenerator.generate(schema: schema, sources: [DocumentSource(path: "\(block)", text: block.code)] + others)

@@ -5,11 +5,12 @@ import BatonExampleAPI
 import Foundation
 import ProfileAPI
 
-func show(_ value: Any...) {}
+func show(_ text: String) {}
 func show(_ data: HeroAndFriendsQuery.Data, errors: [GraphQLError]) {}
-func showRetry(_ message: String, at path: [PathElement]?) {}
-func showError(_ error: Any) {}
-func showPlaceholders(_ json: JSONObject, missing: [String]) {}
+func showRetry(_ message: String, at path: ResponsePath?) {}
+func showError(_ error: any Error) {}
+func showError(_ path: ResponsePath?) {}
+func showPlaceholders(_ json: JSONObject, missing: [ResponsePath]) {}
 func showSpinner() {}
 
 // MARK: snippet
