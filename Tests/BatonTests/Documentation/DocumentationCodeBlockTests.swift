@@ -265,9 +265,11 @@ struct DocumentationCodeBlockTests {
         if file.needsSwiftUI { searchPaths.insert(try await SwiftUIStandInTests.modules.value, at: 0) }
         let folder = try BuiltModules.temporaryFolder("snippets")
         defer { try? FileManager.default.removeItem(at: folder) }
-        let source = folder.appendingPathComponent(contextURL.lastPathComponent)
+        // Named for no module it imports (a file named BatonSQLite.swift would be module BatonSQLite).
+        let source = folder.appendingPathComponent("DocumentationSnippets.swift")
         try file.source.write(to: source, atomically: true, encoding: .utf8)
-        let result = try await BuiltModules.swiftc(["-parse-as-library", "-typecheck", source.path], firstSearchPaths: searchPaths)
+        let result = try await BuiltModules.swiftc(
+            ["-parse-as-library", "-typecheck", "-module-name", "DocumentationSnippets", source.path], firstSearchPaths: searchPaths)
         #expect(result.status == 0, "\(file.located(result.errors))")
     }
 

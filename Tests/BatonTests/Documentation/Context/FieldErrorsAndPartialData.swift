@@ -5,7 +5,7 @@ import BatonExampleAPI
 import Foundation
 import ProfileAPI
 
-func show(_ text: String) {}
+func show(_ text: String?) {}
 func show(_ data: HeroAndFriendsQuery.Data, errors: [GraphQLError]) {}
 func showRetry(_ message: String, at path: ResponsePath?) {}
 func showError(_ error: any Error) {}

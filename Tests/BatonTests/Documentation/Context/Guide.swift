@@ -4,6 +4,7 @@
 import Baton
 import BatonExampleAPI
 import BatonSQLite
+import BatonWebSocket
 import Foundation
 import Logging
 import Observation
