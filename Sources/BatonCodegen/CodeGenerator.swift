@@ -237,8 +237,21 @@ public enum CodeGenerator {
             units.append(("Operations/\(typeName).swift", source, writer.text))
             // A local cache mutation is never sent: not a persisted query.
             if operation.directives.contains(where: { $0.name.value == ClientDirectives.localCacheMutation }) { continue }
-            // Nor is an operation of client-only fields: the store answers it.
-            if operationRenderer.isClientOnly(operation) { continue }
+            // Nor is a query of client-only fields: the store answers it. A mutation or a
+            // subscription of client-only fields would send an empty selection set, and only the
+            // server can answer one: refused here, with what to write instead.
+            if operationRenderer.isClientOnly(operation) {
+                if operation.operation != .query {
+                    let kind = GraphQLOperationType(operation.operation).rawValue
+                    errors.append(
+                        CodegenError(
+                            "\(kind) \"\(operation.name?.value ?? "")\" selects only client-only fields, so there is nothing to send to the "
+                                + "server; write client fields with a local cache mutation (`query … @localCacheMutation`, "
+                                + "`store.update`) and read them with a query",
+                            at: .of(operation)))
+                }
+                continue
+            }
             let document = operationRenderer.document(operation)
             manifest.append(
                 OperationManifest.Operation(

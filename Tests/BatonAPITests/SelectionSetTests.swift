@@ -1,4 +1,5 @@
 import BatonAPI
+import Foundation
 import BatonExampleAPI
 import Testing
 
@@ -144,4 +145,36 @@ private struct Conditional: RootSelectionSet {
         .field("b", type: .nonNull(.scalar("Int")), conditions: [.skip(if: "skipB")]),
     ]
     var a: Int? { __data["a"] }
+}
+
+/// A query selecting a custom scalar mapped to `JSONValue` (`"customScalars": {"JSON": "JSONValue"}`),
+/// as codegen emits it: seed 003's `CustomJSON`, the documented one-line equivalent.
+private struct PayloadQueryData: RootSelectionSet {
+    let __data: DataDict
+    init(_dataDict: DataDict) { __data = _dataDict }
+    static let __parentType = TypeCondition("Query")
+    static let __selections: [Selection] = [
+        .field("payload", type: .scalar("JSON"), scalar: JSONValue.self)
+    ]
+    var payload: JSONValue? { __data["payload"] }
+}
+
+@Suite("Seed 003: a JSON scalar read as Apollo's [String: Any]")
+struct CustomJSONEquivalentTests {
+    @Test("a scalar mapped to JSONValue gives Foundation's [String: Any] or [Any] through foundationValue")
+    func jsonScalarAsFoundationObjects() throws {
+        let object = try PayloadQueryData(jsonObject: ["payload": ["name": "Luke", "tags": [1, 2.5, true, nil]]])
+        let dict = try #require(object.payload?.foundationValue as? [String: Any])
+        #expect(dict["name"] as? String == "Luke")
+        let tags = try #require(dict["tags"] as? [Any])
+        #expect(tags.count == 4)
+        #expect(tags[0] as? Int == 1)
+        #expect(tags[1] as? Double == 2.5)
+        #expect(tags[2] as? Bool == true)
+        #expect(tags[3] is NSNull)
+        #expect(JSONSerialization.isValidJSONObject(dict))
+
+        let list = try PayloadQueryData(jsonObject: ["payload": [1, "two"]])
+        #expect((list.payload?.foundationValue as? [Any])?.count == 2)
+    }
 }

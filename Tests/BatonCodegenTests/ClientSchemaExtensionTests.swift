@@ -161,6 +161,26 @@ struct ClientSchemaExtensionTests {
         #expect(errors.contains("$DIR/clientSchema.graphql"), "\(errors)")
     }
 
+    /// A mutation that selects only client fields would be sent with an empty selection set
+    /// (only the server answers a mutation): a located error that says what to write instead.
+    /// A query of client fields only is fine: the store answers it (`aQueryOfClientFieldsOnly…`).
+    @Test func aMutationOfClientFieldsOnlyIsALocatedError() throws {
+        let generation = try Generation()
+        defer { generation.remove() }
+        try generation.write("clientSchema.graphql", "extend type Mutation {\n  markSeen: Boolean\n}")
+        try generation.write("m.graphql", "query Fine { viewer { id } }\nmutation MarkSeen { markSeen }")
+        let errors = generation.errors()
+        #expect(errors.contains(#"mutation "MarkSeen" selects only client-only fields"#), "\(errors)")
+        #expect(errors.contains("local cache mutation"), "\(errors)")
+        #expect(errors.contains("m.graphql:2:"), "\(errors)")
+    }
+
+    @Test func aQueryOfClientFieldsOnlyIsNotSentAndNotInTheManifest() throws {
+        let output = try generate()
+        #expect(!output.manifest.operations.contains { $0.name == "Settings" })
+        #expect(output.files.contains { $0.contents.contains("SettingsQuery") })
+    }
+
     /// Documents with no type system definitions generate exactly as before.
     @Test func withoutExtensionsNothingChanges() throws {
         let generation = try Generation()

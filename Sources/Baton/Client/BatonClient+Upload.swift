@@ -39,7 +39,18 @@ extension BatonClient {
         deliver(single { try await self.upload(operation: operation, files: files) }, onMainActor: resultHandler)
     }
 
+    /// Uploads files with an operation and calls `resultHandler` on the main actor with the
+    /// outcome, as ``upload(operation:files:resultHandler:)`` does: `queue: .main` written out.
+    @discardableResult
+    public func upload<Operation: GraphQLOperation>(
+        operation: Operation, files: [GraphQLFile], queue: MainActorQueue,
+        resultHandler: @escaping @MainActor @Sendable (Result<GraphQLResult<Operation.Data>, any Error>) -> Void
+    ) -> any Cancellable {
+        upload(operation: operation, files: files, resultHandler: resultHandler)
+    }
+
     /// Uploads files with an operation and calls `resultHandler` on `queue` with the outcome.
+    @_disfavoredOverload
     @discardableResult
     public func upload<Operation: GraphQLOperation>(
         operation: Operation, files: [GraphQLFile], queue: DispatchQueue,

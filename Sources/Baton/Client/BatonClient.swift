@@ -39,18 +39,9 @@ public final class BatonClient: Sendable {
     /// The last response to each query request, kept to recognize a refetch that repeats it.
     let keptResponses: KeptResponses
 
-    /// A client over HTTP to `url`, with optional fixed headers, interceptors, a preflight step
-    /// that runs after them (before the persisted-query step), and a store (in memory by default,
-    /// made with `sensitiveData`). `timeout`, `useGETForQueries`, `autoPersistQueries`,
-    /// `useGETForPersistedQueryRetry`, `persistedQueriesOnly`, `wireInterceptors`, `retryPolicy`,
-    /// `sensitiveData`, `limits`, `logger`, `subscriptionProtocol` and `telemetry` are those of
-    /// ``RequestChainNetworkTransport`` (and `logger` and `telemetry` the client's too):
-    /// `wireInterceptors` run last, after the persisted-query step, and see each request as it
-    /// goes on the wire.
-    ///
-    /// `keptResponseBytes` bounds the responses the client keeps to recognize a query's refetch
-    /// whose response repeats the last one byte for byte (see
-    /// ``init(networkTransport:store:logger:telemetry:sensitiveData:keptResponseBytes:)``).
+    /// A client over HTTP to `url`: each argument is the field of ``Configuration`` of the same
+    /// name (see there), and `store` is in memory by default, made with `sensitiveData`. The
+    /// same client as `BatonClient(url:store:configuration:)`.
     ///
     /// `sensitiveData` is never ignored: the transport's logs and the client's telemetry redact
     /// it, and the store made when `store` is `nil` is made with it. A `store` passed in was made
@@ -77,18 +68,15 @@ public final class BatonClient: Sendable {
         preflight: PreflightInterceptor.Decide? = nil,
         keptResponseBytes: Int = 1_000_000
     ) {
-        var chain = interceptors
-        if let preflight { chain.append(PreflightInterceptor(preflight)) }
-        let store = store ?? Store(sensitiveData: sensitiveData ?? .default)
-        let sensitiveData = sensitiveData ?? store.sensitiveData
         self.init(
-            networkTransport: RequestChainNetworkTransport(
-                url: url, headerFields: headerFields, interceptors: chain, httpClient: httpClient, timeout: timeout,
+            url: url, store: store,
+            configuration: Configuration(
+                headerFields: headerFields, interceptors: interceptors, httpClient: httpClient, timeout: timeout,
                 useGETForQueries: useGETForQueries, autoPersistQueries: autoPersistQueries,
                 useGETForPersistedQueryRetry: useGETForPersistedQueryRetry, persistedQueriesOnly: persistedQueriesOnly,
-                subscriptionProtocol: subscriptionProtocol, wireInterceptors: wireInterceptors, retryPolicy: retryPolicy,
-                sensitiveData: sensitiveData, limits: limits, logger: logger, telemetry: telemetry),
-            store: store, logger: logger, telemetry: telemetry, sensitiveData: sensitiveData, keptResponseBytes: keptResponseBytes)
+                wireInterceptors: wireInterceptors, retryPolicy: retryPolicy, sensitiveData: sensitiveData, limits: limits,
+                logger: logger, subscriptionProtocol: subscriptionProtocol, telemetry: telemetry, preflight: preflight,
+                keptResponseBytes: keptResponseBytes))
     }
 
     /// A client over any transport and store. `logger` hears what no caller is waiting for
@@ -250,8 +238,22 @@ public final class BatonClient: Sendable {
         deliver(fetchResults(query: query, cachePolicy: cachePolicy), onMainActor: resultHandler)
     }
 
+    /// Fetches a query and calls `resultHandler` on the main actor with each outcome, as
+    /// ``fetch(query:cachePolicy:resultHandler:)`` does: `queue: .main` written out (Apollo
+    /// iOS's default), with a handler that may use the main actor's state.
+    @discardableResult
+    public func fetch<Query: GraphQLQuery>(
+        query: Query,
+        cachePolicy: CachePolicy = .default,
+        queue: MainActorQueue,
+        resultHandler: @escaping @MainActor @Sendable (Result<GraphQLResult<Query.Data>, any Error>) -> Void
+    ) -> any Cancellable {
+        fetch(query: query, cachePolicy: cachePolicy, resultHandler: resultHandler)
+    }
+
     /// Fetches a query and calls `resultHandler` on `queue` with each outcome (with
     /// `.returnCacheDataAndFetch`, the cached result and then the server's, or the error).
+    @_disfavoredOverload
     @discardableResult
     public func fetch<Query: GraphQLQuery>(
         query: Query,
@@ -282,7 +284,19 @@ public final class BatonClient: Sendable {
         return deliver(operation, onMainActor: resultHandler)
     }
 
+    /// Performs a mutation and calls `resultHandler`, when given, on the main actor with the
+    /// outcome, as ``perform(mutation:resultHandler:)`` does: `queue: .main` written out.
+    @discardableResult
+    public func perform<Mutation: GraphQLMutation>(
+        mutation: Mutation,
+        queue: MainActorQueue,
+        resultHandler: (@MainActor @Sendable (Result<GraphQLResult<Mutation.Data>, any Error>) -> Void)? = nil
+    ) -> any Cancellable {
+        perform(mutation: mutation, resultHandler: resultHandler)
+    }
+
     /// Performs a mutation and calls `resultHandler`, when given, on `queue` with the outcome.
+    @_disfavoredOverload
     @discardableResult
     public func perform<Mutation: GraphQLMutation>(
         mutation: Mutation,

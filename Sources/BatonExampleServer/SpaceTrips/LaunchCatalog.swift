@@ -51,8 +51,10 @@ enum LaunchCatalog {
         )
     }
 
+    /// The launch with `id`, or with flight number `id` (`"25"` is `launch-25`: the Apollo
+    /// tutorial's server, whose GraphiQL examples seed 002 shows, numbers its launches so).
     static func launch(id: String) -> Launch? {
-        newestFirst.first { $0.id == id }
+        newestFirst.first { $0.id == id || $0.id == "launch-\(id)" }
     }
 
     private static func site(_ flightNumber: Int) -> String {

@@ -1,7 +1,8 @@
-import Baton
+@testable import Baton
 import BatonExampleAPI
 import Dispatch
 import Foundation
+import Logging
 import Testing
 
 /// The API a user meets first (issue 27, item 3): Apollo's callback forms, `GraphQLID`,
@@ -82,5 +83,93 @@ struct FirstMeetAPITests {
             #expect(screen.names == ["Luke Skywalker"])
             cancellable.cancel()
         }
+    }
+
+    /// A view controller's state, touched only on the main actor.
+    @MainActor final class Screen {
+        var shown: [String] = []
+        func show(_ text: String) { shown.append(text) }
+    }
+
+    @Test("queue: .main written out takes a main-actor handler too: fetch, perform and upload call the screen's methods")
+    @MainActor
+    func queueMainTakesAMainActorHandler() async throws {
+        try await withExampleServer { server in
+            let client = BatonClient(url: server.url)
+            let screen = Screen()
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("baton-queue-main-\(UUID())")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let fileURL = folder.appendingPathComponent("a.txt")
+            try Data("hello".utf8).write(to: fileURL)
+            let file = try #require(GraphQLFile(fieldName: "file", originalName: "a.txt", mimeType: "text/plain", fileURL: fileURL))
+            client.fetch(query: HeroNameQuery(episode: .empire), queue: .main) { result in
+                MainActor.assertIsolated()
+                screen.show("fetch \((try? result.get().data?.hero?.name) ?? "none")")
+            }
+            client.perform(mutation: UpvotePostMutation(postId: 1), queue: .main) { result in
+                MainActor.assertIsolated()
+                screen.show("perform \((try? result.get().data?.upvotePost) != nil)")
+            }
+            client.upload(operation: UploadFileMutation(file: "a"), files: [file], queue: .main) { result in
+                MainActor.assertIsolated()
+                screen.show("upload \((try? result.get().data?.singleUpload.id) != nil)")
+            }
+            let deadline = Date().addingTimeInterval(30)
+            while screen.shown.count < 3, Date() < deadline { try await Task.sleep(for: .milliseconds(20)) }
+            #expect(Set(screen.shown) == ["fetch Luke Skywalker", "perform true", "upload true"])
+        }
+    }
+
+    @Test("BatonClient(transport:store:) is the short form over any transport and store")
+    func transportAndStore() async throws {
+        try await withExampleServer { server in
+            let store = Store()
+            let client = BatonClient(transport: RequestChainNetworkTransport(url: server.url), store: store)
+            #expect(client.store === store)
+            let result = try await client.fetch(query: HeroNameQuery(episode: .empire))
+            #expect(result.data?.hero?.name == "Luke Skywalker")
+        }
+    }
+
+    @Test("BatonClient.Configuration: every field reaches the transport or the client")
+    func everyConfigurationFieldIsUsed() throws {
+        struct Marker: GraphQLInterceptor {
+            let name: String
+            func intercept(_ request: GraphQLRequest, next: @Sendable (GraphQLRequest) async throws -> HTTPResult) async throws -> HTTPResult {
+                try await next(request)
+            }
+        }
+        let sensitive = SensitiveData(variableNames: ["password"])
+        let configuration = BatonClient.Configuration(
+            headerFields: [.authorization: "Bearer t"], interceptors: [Marker(name: "first")], timeout: .seconds(7),
+            useGETForQueries: true, autoPersistQueries: true, useGETForPersistedQueryRetry: true, persistedQueriesOnly: false,
+            wireInterceptors: [Marker(name: "wire")], retryPolicy: RetryPolicy(maxAttempts: 3), sensitiveData: sensitive,
+            limits: ResponseLimits(maxResponseBytes: 1234), logger: Logger(label: "configured"),
+            subscriptionProtocol: .serverSentEvents, preflight: { _ in .send }, keptResponseBytes: 0)
+        let client = BatonClient(url: URL(string: "http://127.0.0.1:1/graphql")!, configuration: configuration)
+        let transport = try #require(client.networkTransport as? RequestChainNetworkTransport)
+        #expect(transport.headerFields[.authorization] == "Bearer t")
+        #expect(transport.timeout == .seconds(7))
+        #expect(transport.useGETForQueries)
+        #expect(transport.limits.maxResponseBytes == 1234)
+        #expect(transport.subscriptionProtocol == .serverSentEvents)
+        #expect(transport.sensitiveData == sensitive)
+        #expect(client.sensitiveData == sensitive)
+        #expect(client.store.sensitiveData == sensitive)
+        #expect(client.logger.label == "configured")
+        #expect(client.keptResponses.limit == 0)
+        // The chain, in order: the retry step, the interceptors, the preflight step, automatic
+        // persisted queries, the wire interceptors.
+        let steps = transport.interceptors.map { step -> String in
+            switch step {
+            case let marker as Marker: return marker.name
+            case is PreflightInterceptor: return "preflight"
+            case let persisted as PersistedQueryInterceptor: return "\(persisted.mode)"
+            case is RetryInterceptor: return "retry"
+            default: return "\(type(of: step))"
+            }
+        }
+        #expect(steps == ["retry", "first", "preflight", "automatic(useGETForRetry: true)", "wire"], "\(steps)")
     }
 }

@@ -73,6 +73,20 @@ struct MutatorCommitReportTests {
         #expect(log.entries.contains { $0.level == .error && $0.message.contains("UpvotePost") })
     }
 
+    @Test("An optimistic payload of the wrong type without a completion: refused with its path, logged at error level, nothing sent")
+    func wrongTypeWithoutCompletionIsLogged() async throws {
+        let log = LevelLog()
+        let client = BatonClient(url: URL(string: "http://127.0.0.1:9/graphql")!, logger: Logger(label: "test") { _ in log })
+        let mutator = client.mutator(ChangeTodoStatusMutation.self)
+        let commit = mutator.commit(
+            variables: .init(input: .init(complete: true, id: "1", userId: "me")),
+            optimisticResponse: ["changeTodoStatus": ["todo": ["id": "1", "complete": "yes"]]])
+        let failure = try #require(commit.immediateFailure)
+        #expect("\(failure)".contains("changeTodoStatus.todo.complete"), "\(failure)")
+        #expect(!mutator.isInFlight)
+        #expect(log.entries.contains { $0.level == .error && $0.message.contains("ChangeTodoStatus") }, "\(log.entries.map(\.message))")
+    }
+
     @Test("A completion gets the failure instead of the log")
     func completionGetsTheFailure() async throws {
         let log = LevelLog()

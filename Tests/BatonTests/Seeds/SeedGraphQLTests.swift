@@ -21,6 +21,8 @@ struct SeedGraphQLTests {
         /// Variables to run it with on the example server, or `nil` when it is not run raw.
         var variables: [String: String]?
         var headersNeedLogin = false
+        /// Variables as the page writes them in GraphiQL's "Query Variables" (JSON), when it does.
+        var variablesJSON: String?
 
         var description: String { name }
     }
@@ -65,14 +67,14 @@ struct SeedGraphQLTests {
                 }
             }
             """),
-        Snippet(name: "002 BookTrips($tripIDs:[ID]!)", document: """
+        Snippet(name: "002 BookTrips($tripIDs:[ID]!) in GraphiQL, with {\"tripIDs\": [\"25\"]}", document: """
             mutation BookTrips($tripIDs:[ID]!) {
               bookTrips(launchIds:$tripIDs) {
                 success
                 message
               }
             }
-            """),
+            """, variables: [:], headersNeedLogin: true, variablesJSON: #"{"tripIDs": ["25"]}"#),
         Snippet(name: "002 BookTrip($tripID:ID!)", document: """
             mutation BookTrip($tripID:ID!) {
               bookTrips(launchIds:[$tripID]) {
@@ -206,11 +208,17 @@ struct SeedGraphQLTests {
                 let login = try await server.graphQLData(#"mutation { login(email: "seeds@example.com") }"#)
                 headers["Authorization"] = try #require(login["login"] as? String)
             }
-            let variables = (snippet.variables ?? [:]).mapValues { value -> Any in Int(value) ?? value }
+            var variables = (snippet.variables ?? [:]).mapValues { value -> Any in Int(value) ?? value }
+            if let json = snippet.variablesJSON {
+                variables = try #require(JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+            }
             let response = try await server.graphQLPost(snippet.document + "\n" + snippet.support, variables: variables, headers: headers)
             #expect(response.status == 200, "\(response.text)")
             #expect(response.errors.isEmpty, "\(response.text)")
             #expect(response.data != nil)
+            if snippet.variablesJSON != nil, let booked = response.data?["bookTrips"] as? [String: Any] {
+                #expect(booked["success"] as? Bool == true, "\(response.text)")
+            }
         }
     }
 }

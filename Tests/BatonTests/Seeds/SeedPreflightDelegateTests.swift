@@ -57,6 +57,19 @@ private final class LoggedOut: HTTPNetworkTransportPreflightDelegate {
     func networkTransport(_ networkTransport: HTTPNetworkTransport, willSend request: inout URLRequest) {}
 }
 
+/// A delegate that edits what Apollo's `willSend` may edit: the method, the timeout and the body.
+@MainActor
+private final class Editing: HTTPNetworkTransportPreflightDelegate {
+    let edit: @MainActor (inout URLRequest) -> Void
+    var seen: [URLRequest] = []
+    init(_ edit: @escaping @MainActor (inout URLRequest) -> Void) { self.edit = edit }
+    func networkTransport(_ networkTransport: HTTPNetworkTransport, shouldSend request: URLRequest) -> Bool { true }
+    func networkTransport(_ networkTransport: HTTPNetworkTransport, willSend request: inout URLRequest) {
+        seen.append(request)
+        edit(&request)
+    }
+}
+
 @Suite("Seed 002: the preflight delegate", .serialized)
 @MainActor
 struct SeedPreflightDelegateTests {
@@ -88,6 +101,55 @@ struct SeedPreflightDelegateTests {
                 return true
             }
             _ = delegate
+        }
+    }
+
+    @Test("willSend's edits of the method, timeout and JSON body are what is sent, never silently dropped")
+    func willSendEditsMethodTimeoutAndBody() async throws {
+        try await withExampleServer { server in
+            // The delegate sees the request as it would go: POST, the JSON body, a timeout.
+            let editing = Editing { request in
+                request.httpMethod = "GET"
+                request.timeoutInterval = 9
+                var body = try! JSONValue(parsing: request.httpBody!).objectValue!
+                body["variables"] = .object(["episode": "JEDI"])
+                request.httpBody = JSONValue.object(body).serializedData()
+            }
+            let client = BatonClient(networkTransport: HTTPNetworkTransport(url: server.url, delegate: editing))
+            let result = try await client.fetch(query: HeroNameQuery(episode: .empire), cachePolicy: .fetchIgnoringCacheData)
+            // The edited variables were sent: JEDI's hero, not EMPIRE's.
+            #expect(result.data?.hero?.name == "R2-D2")
+            let seen = try #require(editing.seen.first)
+            #expect(seen.httpMethod == "POST")
+            #expect(seen.timeoutInterval == 60)
+            #expect(seen.httpBody.flatMap { try? JSONValue(parsing: $0).objectValue?["operationName"] } == "HeroName")
+        }
+    }
+
+    @Test("an edit Baton cannot send (a PUT, GET for a mutation, another document) fails the operation saying which")
+    func willSendEditsThatCannotBeSentAreRefused() async throws {
+        try await withExampleServer { server in
+            let cases: [(String, @MainActor (inout URLRequest) -> Void)] = [
+                ("the method PUT", { $0.httpMethod = "PUT" }),
+                ("GET for a mutation", { $0.httpMethod = "GET" }),
+                ("another document", { request in
+                    var body = try! JSONValue(parsing: request.httpBody!).objectValue!
+                    body["query"] = "mutation Other { other }"
+                    request.httpBody = JSONValue.object(body).serializedData()
+                }),
+                ("a body that is not a JSON object", { $0.httpBody = Data("[1]".utf8) }),
+            ]
+            for (expected, edit) in cases {
+                let editing = Editing(edit)
+                let client = BatonClient(networkTransport: HTTPNetworkTransport(url: server.url, delegate: editing))
+                await #expect {
+                    _ = try await client.perform(mutation: BookTripMutation(tripID: "launch-25"))
+                } throws: { error in
+                    guard case BatonError.vetoed(_, let reason) = error else { return false }
+                    return reason.contains(expected)
+                }
+                _ = editing
+            }
         }
     }
 }

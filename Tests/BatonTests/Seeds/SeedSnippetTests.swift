@@ -490,6 +490,31 @@ struct SeedSnippetTests {
         }
     }
 
+    /// Seed 004's `RemoveTodoMutation`, as the page writes it (`deletedTodoID @deleteEdge(connections:
+    /// $connections)`): the edge leaves the connection, and the record itself stays in the store.
+    @Test("004 Declarative mutation directives: RemoveTodoMutation's @deleteEdge removes the edge; the record stays")
+    func seed004DeleteEdge() async throws {
+        try await withExampleServer { server in
+            let client = BatonClient(url: server.url)
+            let list = try await client.fetch(query: ToDoListQuery())
+            let viewer = try #require(list.data?.viewer)
+            let user = viewer.fragments.toDoList_user
+            let edges = user.todos.edges ?? []
+            let removed = try #require(edges.first??.node?.id)
+            let removeTodo = client.mutator(RemoveTodoMutation.self)
+            removeTodo.commit(variables: .init(input: RemoveTodoInput(id: removed, userId: viewer.id), connections: [user.todos.__id]))
+            try await eventually("the commit") { !removeTodo.isInFlight }
+            let after = try await client.fetch(query: ToDoListQuery(), cachePolicy: .returnCacheDataDontFetch)
+            let ids = (after.data?.viewer?.fragments.toDoList_user.todos.edges ?? []).compactMap { $0?.node?.id }
+            #expect(ids.count == edges.count - 1)
+            #expect(!ids.contains(removed))
+            // @deleteEdge leaves the record: only @deleteRecord deletes it.
+            var stays = false
+            if case .present? = client.store.recordState(of: DataID(removed)) { stays = true }
+            #expect(stays)
+        }
+    }
+
     /// Seed 001's convenience extension (above, as written) and its call: the optimistic response
     /// is a `[String: Any]` literal of Swift variables, without `__typename`, and no completion.
     ///

@@ -174,6 +174,39 @@ struct SeedTypeCheckTests {
         #expect(result.status == 0, "\(result.errors)")
     }
 
+    /// Seed 003's `CustomJSON` as written: Apollo iOS 0.x's `JSONDecodable`, over `Any`. Baton's
+    /// custom scalars are `CustomScalarType` over its own `JSONValue` (and `Sendable`, which an
+    /// enum over `[String: Any]` cannot be), so this does not compile with Baton, by design. The
+    /// documented one-line equivalent, `"customScalars": {"JSON": "JSONValue"}` and
+    /// `payload.foundationValue as? [String: Any]`, is ApolloCustomJSONTests and
+    /// CustomJSONEquivalentTests.
+    @Test("003 Fetching queries: CustomJSON over [String: Any] as written does not compile; the compiler names JSONDecodable")
+    func seed003CustomJSONAsWritten() async throws {
+        let result = try await BuiltModules.typecheck(
+            """
+            import Baton
+
+            enum CustomJSON {
+              case dictionary([String: Any])
+              case array([Any])
+            }
+
+            extension CustomJSON: JSONDecodable {
+              init(jsonValue value: JSONValue) throws {
+                if let dict = value as? [String: Any] {
+                  self = .dictionary(dict)
+                } else if let array = value as? [Any] {
+                  self = .array(array)
+                } else {
+                  throw JSONDecodingError.couldNotConvert(value: value, to: CustomJSON.self)
+                }
+              }
+            }
+            """)
+        #expect(result.status != 0)
+        #expect(result.errors.contains("JSONDecodable"), "\(result.errors)")
+    }
+
     /// Compiles; at run time `JSONSerialization` refuses `data.jsonObject` (Baton's `JSONObject`
     /// is not a Foundation object): see the "Coming from Apollo iOS" article.
     @Test("003 Fetching queries: JSON serialization with data.jsonObject (compiled, not run)")
