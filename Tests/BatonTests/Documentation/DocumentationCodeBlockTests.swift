@@ -17,9 +17,9 @@ import Testing
 ///   declare `client`), or, when it only declares types and extensions, goes to the top level. All
 ///   the blocks of an article are type-checked in one compiler run;
 /// - a Swift block that starts with `// swift-tools-version` is a package manifest, and is skipped;
-/// - a block marked ```` ```swift fragment ```` is not compiled: it cannot be (another library's
-///   API, shown for comparison; an app's own generated mocks module), and its first line is a
-///   comment that says why;
+/// - a block marked ```` ```swift fragment ```` is not compiled: it cannot be (Apollo iOS's API,
+///   shown for comparison; an app's `@main`, its test target, a backend Baton does not depend on),
+///   and its first line is a comment that says why (`fragmentsSayWhy`);
 /// - ```` ```graphql ```` blocks are checked by `DocumentationGraphQLBlockTests`.
 @Suite("README and DocC code blocks compile", .ownThread)
 struct DocumentationCodeBlockTests {
@@ -27,7 +27,7 @@ struct DocumentationCodeBlockTests {
         let file: String
         let line: Int
         let language: String
-        /// The info string's other words: `fragment` marks a block that is not a whole program.
+        /// The info string's other words: `fragment` marks a block that is not compiled.
         let marks: [String]
         let code: String
 
@@ -145,7 +145,8 @@ struct DocumentationCodeBlockTests {
         var source: String
         /// Per block: the first line of the generated file that holds its code (1-based).
         var placements: [(block: Block, firstLine: Int)]
-        /// Search paths the context's imports need beyond the built modules and `MyAPI`.
+        /// Whether the context imports SwiftUI: it is then compiled against the SwiftUI stand-in
+        /// and Baton built with its wrappers (`SwiftUIStandInTests.modules`).
         var needsSwiftUI: Bool
 
         init(context: String, blocks: [Block]) throws {
