@@ -136,6 +136,7 @@ struct DocumentationCodeBlockTests {
         for block in programs {
             let result = try await BuiltModules.typecheck(block.code, firstSearchPaths: [myAPI])
             #expect(result.status == 0, "\(block): \(result.errors)")
+            #expect(!result.errors.contains("deprecated"), "\(block) uses deprecated API: \(result.errors)")
         }
     }
 
@@ -272,6 +273,7 @@ struct DocumentationCodeBlockTests {
         let result = try await BuiltModules.swiftc(
             ["-parse-as-library", "-typecheck", "-module-name", "DocumentationSnippets", source.path], firstSearchPaths: searchPaths)
         #expect(result.status == 0, "\(file.located(result.errors))")
+        #expect(!result.errors.contains("deprecated"), "deprecated API: \(file.located(result.errors))")
     }
 
     @Test("A block marked fragment says why in its first line")
