@@ -16,6 +16,9 @@ import Testing
 ///   `/* snippet */`: each block becomes one such function (its own scope, so two blocks may both
 ///   declare `client`), or, when it only declares types and extensions, goes to the top level. All
 ///   the blocks of an article are type-checked in one compiler run;
+/// - a block with imports that uses what another block of its article declares (an app's `@main`
+///   over the article's screens) is marked ```` ```swift in-context ````: it is compiled in its
+///   article's context like a block without imports (its imports stay at the file's top level);
 /// - a Swift block that starts with `// swift-tools-version` is a package manifest, and is skipped;
 /// - a block marked ```` ```swift fragment ```` is not compiled: it cannot be (Apollo iOS's API,
 ///   shown for comparison; an app's `@main`, its test target, a backend Baton does not depend on),
@@ -36,13 +39,13 @@ struct DocumentationCodeBlockTests {
             language == "swift" && !marks.contains("fragment") && !code.hasPrefix("// swift-tools-version")
         }
         var isProgram: Bool {
-            isCompiledSwift && code.split(separator: "\n").contains { $0.hasPrefix("import ") }
+            isCompiledSwift && !marks.contains("in-context") && code.split(separator: "\n").contains { $0.hasPrefix("import ") }
         }
         var isSnippet: Bool { isCompiledSwift && !isProgram }
         /// Whether the block only declares things (types, extensions, functions): it then goes
         /// to the top level of its article's file rather than into a function.
         var onlyDeclares: Bool {
-            let keywords = ["struct ", "final class ", "class ", "enum ", "extension ", "protocol ", "actor ", "func ", "@"]
+            let keywords = ["import ", "struct ", "final class ", "class ", "enum ", "extension ", "protocol ", "actor ", "func ", "@"]
             let topLevel = code.split(separator: "\n").filter { line in
                 guard let first = line.first, !first.isWhitespace else { return false }
                 return !line.hasPrefix("//") && !"})]".contains(first)

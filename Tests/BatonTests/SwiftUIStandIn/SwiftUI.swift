@@ -212,3 +212,40 @@ extension Toggle where Label == Text {
 extension View {
     public func refreshable(action: @escaping @Sendable () async -> Void) -> some View { ModifiedView<Self>() }
 }
+
+/// Part of an app's user interface: a window, a document.
+@MainActor
+@preconcurrency
+public protocol Scene {
+    associatedtype Body: Scene
+    @SceneBuilder @MainActor @preconcurrency var body: Self.Body { get }
+}
+
+extension Never: Scene {}
+
+/// Builds a scene from the statements of a closure.
+@resultBuilder
+public struct SceneBuilder {
+    public static func buildBlock<Content: Scene>(_ content: Content) -> Content { content }
+}
+
+/// An app: its scenes.
+@MainActor
+@preconcurrency
+public protocol App {
+    associatedtype Body: Scene
+    @SceneBuilder @MainActor @preconcurrency var body: Self.Body { get }
+    init()
+}
+
+extension App {
+    /// The app's entry point, which `@main` calls.
+    @MainActor
+    public static func main() {}
+}
+
+/// A window of views.
+public struct WindowGroup<Content: View>: Scene {
+    nonisolated public init(@ViewBuilder content: () -> Content) {}
+    public var body: Never { fatalError() }
+}
