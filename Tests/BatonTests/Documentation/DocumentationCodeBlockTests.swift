@@ -19,7 +19,8 @@ import Testing
 /// - a block with imports that uses what another block of its article declares (an app's `@main`
 ///   over the article's screens) is marked ```` ```swift in-context ````: it is compiled in its
 ///   article's context like a block without imports (its imports stay at the file's top level);
-/// - a Swift block that starts with `// swift-tools-version` is a package manifest, and is skipped;
+/// - a Swift block that starts with `// swift-tools-version` is a package manifest: it is
+///   type-checked against the toolchain's `PackageDescription` at that tools version;
 /// - a block marked ```` ```swift fragment ```` is not compiled: it cannot be (Apollo iOS's API,
 ///   shown for comparison; an app's `@main`, its test target, a backend Baton does not depend on),
 ///   and its first line is a comment that says why (`fragmentsSayWhy`);
@@ -277,6 +278,38 @@ struct DocumentationCodeBlockTests {
             ["-parse-as-library", "-typecheck", "-module-name", "DocumentationSnippets", source.path], firstSearchPaths: searchPaths)
         #expect(result.status == 0, "\(file.located(result.errors))")
         #expect(!result.errors.contains("deprecated"), "deprecated API: \(file.located(result.errors))")
+    }
+
+    /// The toolchain's `PackageDescription` module: `<runtimeResourcePath>/pm/ManifestAPI`.
+    static func manifestAPI() async throws -> URL {
+        let info = try await runProcess(URL(fileURLWithPath: "/usr/bin/env"), ["swiftc", "-print-target-info"])
+        let object = try JSONSerialization.jsonObject(with: Data(info.stdout.utf8)) as? [String: Any]
+        let resources = try #require((object?["paths"] as? [String: Any])?["runtimeResourcePath"] as? String,
+                                     "swiftc -print-target-info names no runtimeResourcePath: \(info.stdout)")
+        let api = URL(fileURLWithPath: resources).appendingPathComponent("pm/ManifestAPI")
+        try #require(FileManager.default.fileExists(atPath: api.appendingPathComponent("PackageDescription.swiftmodule").path),
+                     "no PackageDescription module in \(api.path)")
+        return api
+    }
+
+    @Test("Every package manifest block type-checks against the toolchain's PackageDescription")
+    func manifestBlocksTypeCheck() async throws {
+        let manifests = try Self.documents.flatMap { try Self.blocks(in: $0) }
+            .filter { $0.language == "swift" && !$0.marks.contains("fragment") && $0.code.hasPrefix("// swift-tools-version") }
+        #expect(!manifests.isEmpty)
+        let api = try await Self.manifestAPI()
+        let folder = try BuiltModules.temporaryFolder("manifests")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for block in manifests {
+            let firstLine = block.code.prefix { $0 != "\n" }
+            let version = try #require(firstLine.split(separator: ":").last?.trimmingCharacters(in: .whitespaces), "\(block): its tools version")
+            let file = folder.appendingPathComponent("Package.swift")
+            try block.code.write(to: file, atomically: true, encoding: .utf8)
+            let result = try await runProcess(
+                URL(fileURLWithPath: "/usr/bin/env"),
+                ["swiftc", "-typecheck", "-swift-version", "6", "-I", api.path, "-package-description-version", version, file.path])
+            #expect(result.status == 0, "\(block): \(result.stderr)")
+        }
     }
 
     @Test("A block marked fragment says why in its first line")
