@@ -148,8 +148,8 @@ struct DocumentationCodeBlockTests {
     /// lines landed in it (to name the block and line a diagnostic is about).
     struct SnippetFile {
         var source: String
-        /// Per block: the first line of the generated file that holds its code (1-based).
-        var placements: [(block: Block, firstLine: Int)]
+        /// Per block: the lines of the generated file that hold its code (1-based).
+        var placements: [(block: Block, lines: ClosedRange<Int>)]
         /// Whether the context imports SwiftUI: it is then compiled against the SwiftUI stand-in
         /// and Baton built with its wrappers (`SwiftUIStandInTests.modules`).
         var needsSwiftUI: Bool
@@ -166,8 +166,9 @@ struct DocumentationCodeBlockTests {
             placements = []
             for block in blocks where block.onlyDeclares {
                 output.append("// \(block)")
-                placements.append((block, output.count + 1))
-                output += block.code.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                let code = block.code.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                placements.append((block, (output.count + 1)...(output.count + code.count)))
+                output += code
             }
             for block in blocks where !block.onlyDeclares {
                 output.append("// \(block)")
@@ -176,8 +177,9 @@ struct DocumentationCodeBlockTests {
                     head.replaceSubrange(name, with: "func snippet_\(block.line)(")
                 }
                 output += head.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-                placements.append((block, output.count + 1))
-                output += block.code.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                let code = block.code.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                placements.append((block, (output.count + 1)...(output.count + code.count)))
+                output += code
                 output += template[(hole + 1)...]
             }
             source = output.joined(separator: "\n") + "\n"
@@ -190,11 +192,11 @@ struct DocumentationCodeBlockTests {
             diagnostics.split(separator: "\n", omittingEmptySubsequences: false).map { line -> String in
                 let parts = line.split(separator: ":", maxSplits: 3, omittingEmptySubsequences: false)
                 guard parts.count == 4, parts[0].hasSuffix(".swift"), let number = Int(parts[1]) else { return String(line) }
-                guard let placement = placements.last(where: { $0.firstLine <= number }) else {
-                    return "(the context, line \(number)):\(parts[2]):\(parts[3])"
+                guard let placement = placements.first(where: { $0.lines.contains(number) }) else {
+                    return "(the context, line \(number) of the generated file):\(parts[2]):\(parts[3])"
                 }
                 // The fence is on `block.line`; its code starts on the next line.
-                return "\(placement.block.file):\(placement.block.line + 1 + number - placement.firstLine):\(parts[2]):\(parts[3])"
+                return "\(placement.block.file):\(placement.block.line + 1 + number - placement.lines.lowerBound):\(parts[2]):\(parts[3])"
             }.joined(separator: "\n")
         }
     }
