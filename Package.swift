@@ -221,13 +221,16 @@ let package = Package(
                 "BatonInstrumentation",
                 "BatonTesting", "BatonExampleMocks", "BatonTestSupport", "baton-hostile-client", "baton-hostile-streams",
                 "BatonDigest",
+                // DocumentationGraphQLBlockTests validates the documentation's GraphQL in-process.
+                "BatonCodegen",
                 .product(name: "WSClient", package: "swift-websocket"),
                 .product(name: "NIOWebSocket", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "InMemoryTracing", package: "swift-distributed-tracing"),
                 .product(name: "MetricsTestKit", package: "swift-metrics"),
             ],
-            exclude: ["graphql", "SwiftUIStandIn"],
+            // Documentation/Context: the DocC snippets' contexts, compiled by DocumentationCodeBlockTests.
+            exclude: ["graphql", "SwiftUIStandIn", "Documentation/Context"],
             plugins: ["BatonCodegenPlugin"]
         ),
     ],

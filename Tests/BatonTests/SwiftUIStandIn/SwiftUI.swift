@@ -166,3 +166,86 @@ extension View {
     public func disabled(_ disabled: Bool) -> some View { ModifiedView<Self>() }
     public func environment<V>(_ keyPath: WritableKeyPath<EnvironmentValues, V>, _ value: V) -> some View { ModifiedView<Self>() }
 }
+
+// What the Guide's SwiftUI screens use (DocumentationCodeBlockTests compiles them).
+
+extension Button where Label == Text {
+    public init<S: StringProtocol>(_ title: S, action: @escaping @MainActor () -> Void) {}
+}
+
+/// A progress indicator.
+public struct ProgressView<Label: View, CurrentValueLabel: View>: View {
+    public var body: Never { fatalError() }
+}
+
+extension ProgressView where CurrentValueLabel == EmptyView {
+    public init() where Label == EmptyView {}
+}
+
+/// Rows in a scrolling list.
+public struct List<SelectionValue: Hashable, Content: View>: View {
+    public var body: Never { fatalError() }
+}
+
+extension List where SelectionValue == Never {
+    public init(@ViewBuilder content: () -> Content) {}
+}
+
+/// Views made from a collection's elements.
+public struct ForEach<Data: RandomAccessCollection, ID: Hashable, Content> {
+    public init(_ data: Data, id: KeyPath<Data.Element, ID>, @ViewBuilder content: @escaping (Data.Element) -> Content) where Content: View {}
+}
+
+extension ForEach: View where Content: View {
+    public var body: Never { fatalError() }
+}
+
+/// A switch.
+public struct Toggle<Label: View>: View {
+    public var body: Never { fatalError() }
+}
+
+extension Toggle where Label == Text {
+    public init<S: StringProtocol>(_ title: S, isOn: Binding<Bool>) {}
+}
+
+extension View {
+    public func refreshable(action: @escaping @Sendable () async -> Void) -> some View { ModifiedView<Self>() }
+}
+
+/// Part of an app's user interface: a window, a document.
+@MainActor
+@preconcurrency
+public protocol Scene {
+    associatedtype Body: Scene
+    @SceneBuilder @MainActor @preconcurrency var body: Self.Body { get }
+}
+
+extension Never: Scene {}
+
+/// Builds a scene from the statements of a closure.
+@resultBuilder
+public struct SceneBuilder {
+    public static func buildBlock<Content: Scene>(_ content: Content) -> Content { content }
+}
+
+/// An app: its scenes.
+@MainActor
+@preconcurrency
+public protocol App {
+    associatedtype Body: Scene
+    @SceneBuilder @MainActor @preconcurrency var body: Self.Body { get }
+    init()
+}
+
+extension App {
+    /// The app's entry point, which `@main` calls.
+    @MainActor
+    public static func main() {}
+}
+
+/// A window of views.
+public struct WindowGroup<Content: View>: Scene {
+    nonisolated public init(@ViewBuilder content: () -> Content) {}
+    public var body: Never { fatalError() }
+}
