@@ -73,6 +73,11 @@ actor WebSocketConnection {
     private var acknowledgementTimer: Task<Void, Never>?
     private var backoff: Task<Void, any Error>?
     private var awaitingPong = false
+    /// The data messages the current connection's socket delivered (counted on the event loop)
+    /// and those this actor has handled: when the first is ahead, the reader is behind, and what
+    /// it has yet to handle may be the pong.
+    private var arrivedMessages: Locked<Int>?
+    private var handledMessages = 0
     /// The operation the message being handled delivered an event to.
     private var lastDelivered: String?
 
@@ -214,15 +219,17 @@ actor WebSocketConnection {
         var clientLogger = logger
         clientLogger.logLevel = max(logger.logLevel, .debug)
         let frameError = Locked<NIOWebSocketError?>(nil)
+        let arrivedMessages = Locked(0)
         let client = WebSocketUpgradeClient(
             request: request, maxFrameSize: configuration.maxFrameSize, closeTimeout: configuration.closeTimeout,
-            upgradeTimeout: configuration.upgradeTimeout, frameError: frameError, logger: clientLogger
+            upgradeTimeout: configuration.upgradeTimeout, frameError: frameError, arrivedMessages: arrivedMessages,
+            logger: clientLogger
         ) { inbound, outbound, _ in
             // Bounded: a server that sends (pings) faster than it reads our answers cannot make
             // them pile up (see `send(_:on:)`).
             let (outgoing, writer) = AsyncStream<OutgoingFrame>.makeStream(
                 bufferingPolicy: .bufferingOldest(WebSocketConnection.maxQueuedFrames))
-            await self.opened(generation: generation, writer: writer, payload: payload)
+            await self.opened(generation: generation, writer: writer, payload: payload, arrivedMessages: arrivedMessages)
             let reader = InboundBox(inbound)
             try await withThrowingTaskGroup(of: Void.self) { group in
                 group.addTask {
@@ -286,11 +293,13 @@ actor WebSocketConnection {
 
     // MARK: Events of the current connection
 
-    private func opened(generation: Int, writer: Writer, payload: JSONObject?) {
+    private func opened(generation: Int, writer: Writer, payload: JSONObject?, arrivedMessages: Locked<Int>) {
         guard generation == self.generation else {
             writer.finish()
             return
         }
+        self.arrivedMessages = arrivedMessages
+        handledMessages = 0
         phase = .awaitingAcknowledgement(writer)
         send(.connectionInit(payload: payload), on: writer)
         let timeout = configuration.acknowledgementTimeout
@@ -344,6 +353,7 @@ actor WebSocketConnection {
     /// Handles one message; returns the operation whose consumer now has
     /// ``WebSocketTransportConfiguration/maxBufferedEvents`` waiting, if any.
     private func received(_ message: WebSocketMessage, generation: Int) -> (String, OperationBacklog)? {
+        if generation == self.generation { handledMessages += 1 }
         handle(message, generation: generation)
         guard let id = lastDelivered, let operation = operations[id],
             operation.backlog.pending >= configuration.maxBufferedEvents
@@ -473,6 +483,13 @@ actor WebSocketConnection {
     private func ping(generation: Int, writer: Writer, interval: Duration) -> Bool {
         guard generation == self.generation, case .ready = phase else { return false }
         if awaitingPong {
+            // A pong may wait unread behind other messages when this process is too busy to
+            // read them (its tasks get no thread): only a reader that has caught up and still
+            // saw no pong means the server stopped answering.
+            if let arrivedMessages, arrivedMessages.withLock({ $0 }) > handledMessages {
+                logger.debug("No pong handled within \(interval), but the socket delivered messages not yet read: waiting for them")
+                return true
+            }
             end(with: .pongTimeout(interval), code: .terminated, writer)
             return false
         }

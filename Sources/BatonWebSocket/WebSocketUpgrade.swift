@@ -94,12 +94,22 @@ final class FrameErrorObserver: ChannelInboundHandler, RemovableChannelHandler {
     typealias InboundOut = WebSocketFrame
 
     let seen: Locked<NIOWebSocketError?>
+    /// Counts the data messages the socket delivered (a frame that ends a text or binary
+    /// message), on the event loop, whatever the task that reads them is doing.
+    let arrivedMessages: Locked<Int>?
 
-    init(seen: Locked<NIOWebSocketError?>) {
+    init(seen: Locked<NIOWebSocketError?>, arrivedMessages: Locked<Int>? = nil) {
         self.seen = seen
+        self.arrivedMessages = arrivedMessages
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
+        if let arrivedMessages {
+            let frame = unwrapInboundIn(data)
+            if frame.fin, frame.opcode == .text || frame.opcode == .binary || frame.opcode == .continuation {
+                arrivedMessages.withLock { $0 += 1 }
+            }
+        }
         context.fireChannelRead(data)
     }
 
@@ -124,6 +134,8 @@ struct WebSocketUpgradeClient: Sendable {
     let upgradeTimeout: Duration
     /// Where the frame decoder's protocol error, if any, is recorded.
     let frameError: Locked<NIOWebSocketError?>
+    /// Where the data messages the socket delivered are counted (see `FrameErrorObserver`).
+    var arrivedMessages: Locked<Int>? = nil
     let logger: Logger
     let handler: WebSocketDataHandler<WebSocketUpgradeContext>
 
@@ -133,7 +145,7 @@ struct WebSocketUpgradeClient: Sendable {
         let sslContext = try request.usesTLS ? NIOSSLContext(configuration: .makeClientConfiguration()) : nil
         let channel = WebSocketUpgradeChannel(
             request: request, maxFrameSize: maxFrameSize, closeTimeout: closeTimeout, upgradeTimeout: upgradeTimeout,
-            frameError: frameError, sslContext: sslContext, handler: handler)
+            frameError: frameError, arrivedMessages: arrivedMessages, sslContext: sslContext, handler: handler)
         let connection = ClientConnection(
             channel, address: .hostname(request.host, port: request.port), eventLoopGroup: MultiThreadedEventLoopGroup.singleton,
             logger: logger)
@@ -156,6 +168,7 @@ struct WebSocketUpgradeChannel: ClientConnectionChannel {
     let closeTimeout: Duration
     let upgradeTimeout: Duration
     let frameError: Locked<NIOWebSocketError?>
+    let arrivedMessages: Locked<Int>?
     let sslContext: NIOSSLContext?
     let handler: WebSocketDataHandler<WebSocketUpgradeContext>
 
@@ -170,10 +183,10 @@ struct WebSocketUpgradeChannel: ClientConnectionChannel {
             }
             let upgrader = NIOTypedWebSocketClientUpgrader<UpgradeResult>(
                 maxFrameSize: maxFrameSize,
-                upgradePipelineHandler: { [frameError] channel, _ in
+                upgradePipelineHandler: { [frameError, arrivedMessages] channel, _ in
                     deadline.cancel()
                     return channel.eventLoop.makeCompletedFuture {
-                        try channel.pipeline.syncOperations.addHandler(FrameErrorObserver(seen: frameError))
+                        try channel.pipeline.syncOperations.addHandler(FrameErrorObserver(seen: frameError, arrivedMessages: arrivedMessages))
                         return .upgraded(try NIOAsyncChannel<WebSocketFrame, WebSocketFrame>(wrappingChannelSynchronously: channel))
                     }
                 }

@@ -209,6 +209,33 @@ extension HostileWebSocketTests {
         #expect(reason.contains("faster than it reads"), "\(reason)")
     }
 
+    /// graphql-transport-ws keep-alive: a server that reads the client's pings and never
+    /// answers them is given up on after one interval without a pong (the reader having handled
+    /// everything the socket delivered), as `pongTimeout`, and the socket is closed.
+    @Test func aServerThatNeverAnswersPingsEndsWithAPongTimeout() async throws {
+        let server = try Self.server { connection in
+            while let message = connection.readJSONMessage() {
+                if message["type"] as? String == "ping" { connection.record("ping") }
+            }
+            connection.record("closed")
+        }
+        defer { server.stop() }
+        let client = BatonClient(
+            networkTransport: WebSocketNetworkTransport(
+                url: server.webSocketURL,
+                configuration: WebSocketTransportConfiguration(
+                    acknowledgementTimeout: .seconds(5), pingInterval: .milliseconds(300), reconnect: .never)))
+        let start = ContinuousClock.now
+        let error = await Self.failure(of: client)
+        guard case .pongTimeout(.milliseconds(300))? = error as? WebSocketTransportError else {
+            Issue.record("expected a pong timeout, got \(String(describing: error))")
+            return
+        }
+        #expect(ContinuousClock.now - start < .seconds(20))
+        #expect(server.events.filter { $0 == "ping" }.count == 1)
+        #expect(await eventually(timeout: .seconds(10)) { server.events.contains("closed") })
+    }
+
     /// Item 3: a consumer that stops taking events while the server floods ends, after
     /// `slowConsumerTimeout`, with a typed error (and the server is told `complete`), instead of
     /// the events piling up without bound.
