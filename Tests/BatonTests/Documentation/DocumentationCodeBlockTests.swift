@@ -106,22 +106,33 @@ struct DocumentationCodeBlockTests {
         let tutorial = try blocks(in: "Sources/Baton/Baton.docc/ClientAppTutorial.md").filter { $0.language == "graphql" }
         let documentURL = folder.appendingPathComponent("Hero.graphql")
         try ([readme] + tutorial).map(\.code).joined(separator: "\n").write(to: documentURL, atomically: true, encoding: .utf8)
-        let generated = folder.appendingPathComponent("Generated")
         let schema = BuiltModules.packageRoot.appendingPathComponent("Sources/BatonExampleServer/Resources/schema.graphqls")
+        try await generateModule(
+            "MyAPI", schemaPaths: [schema.path], documentPaths: [documentURL.path], in: folder, build: build, label: "README")
+        return folder
+    }
+
+    /// Generates Swift for `documentPaths` against `schemaPaths` with the built `baton` tool and
+    /// compiles it into `module` in `folder` (a module the article's snippets import).
+    static func generateModule(
+        _ module: String, schemaPaths: [String], documentPaths: [String], in folder: URL, build: URL, label: String
+    ) async throws {
+        let generated = folder.appendingPathComponent("Generated")
         let generate = try await runProcess(
             build.appendingPathComponent("baton-tool"),
-            ["generate", "--schema", schema.path, "--documents", documentURL.path, "--output", generated.path])
-        #expect(generate.status == 0, "\(generate.stderr)")
+            ["generate", "--output", generated.path]
+                + schemaPaths.flatMap { ["--schema", $0] }
+                + documentPaths.flatMap { ["--documents", $0] })
+        #expect(generate.status == 0, "\(label): \(generate.stderr)")
         var files: [String] = []
         let walk = FileManager.default.enumerator(atPath: generated.path)
         while let relative = walk?.nextObject() as? String {
             if relative.hasSuffix(".swift") { files.append(generated.appendingPathComponent(relative).path) }
         }
-        let module = try await BuiltModules.swiftc(
-            ["-parse-as-library", "-emit-module", "-module-name", "MyAPI",
-             "-emit-module-path", folder.appendingPathComponent("MyAPI.swiftmodule").path] + files)
-        #expect(module.status == 0, "\(module.errors)")
-        return folder
+        let compiled = try await BuiltModules.swiftc(
+            ["-parse-as-library", "-emit-module", "-module-name", module,
+             "-emit-module-path", folder.appendingPathComponent("\(module).swiftmodule").path] + files)
+        #expect(compiled.status == 0, "\(label): \(compiled.errors)")
     }
 
     @Test("The README is a five-minute read: at most 12 KB, with the CI's two commands")
@@ -222,7 +233,6 @@ struct DocumentationCodeBlockTests {
         let documents = try #require(object["documents"] as? [String], "\(description.path): \"documents\", a list of globs")
         let build = try #require(BuiltModules.buildFolder, "needs the built modules (swift build --build-tests)")
         let folder = try BuiltModules.temporaryFolder(module)
-        let generated = folder.appendingPathComponent("Generated")
         let root = BuiltModules.packageRoot
         var schemaPaths = schemas.map { root.appendingPathComponent($0).path }
         var documentPaths = documents.map { root.appendingPathComponent($0).path }
@@ -238,21 +248,9 @@ struct DocumentationCodeBlockTests {
                 if sdl { schemaPaths.append(file.path) } else { documentPaths.append(file.path) }
             }
         }
-        let generate = try await runProcess(
-            build.appendingPathComponent("baton-tool"),
-            ["generate", "--output", generated.path]
-                + schemaPaths.flatMap { ["--schema", $0] }
-                + documentPaths.flatMap { ["--documents", $0] })
-        #expect(generate.status == 0, "\(description.lastPathComponent): \(generate.stderr)")
-        var files: [String] = []
-        let walk = FileManager.default.enumerator(atPath: generated.path)
-        while let relative = walk?.nextObject() as? String {
-            if relative.hasSuffix(".swift") { files.append(generated.appendingPathComponent(relative).path) }
-        }
-        let compiled = try await BuiltModules.swiftc(
-            ["-parse-as-library", "-emit-module", "-module-name", module,
-             "-emit-module-path", folder.appendingPathComponent("\(module).swiftmodule").path] + files)
-        #expect(compiled.status == 0, "\(description.lastPathComponent): \(compiled.errors)")
+        try await generateModule(
+            module, schemaPaths: schemaPaths, documentPaths: documentPaths, in: folder, build: build,
+            label: description.lastPathComponent)
         return folder
     }
 
