@@ -231,7 +231,8 @@ extension HostileWebSocketTests {
             Issue.record("expected a pong timeout, got \(String(describing: error))")
             return
         }
-        #expect(ContinuousClock.now - start < .seconds(20))
+        // Bounded, not prompt: with both cores busy (scripts/test-under-load) it took 22 s.
+        #expect(ContinuousClock.now - start < .seconds(60))
         #expect(server.events.filter { $0 == "ping" }.count == 1)
         #expect(await eventually(timeout: .seconds(10)) { server.events.contains("closed") })
     }
