@@ -57,7 +57,7 @@ public final class SQLiteCacheInspector: Sendable {
     public func statistics(now: Date = Date(), maxAge: Duration? = nil) throws(SQLiteCacheError) -> CacheStatistics {
         let path = fileURL.path
         let now = now.timeIntervalSince1970
-        let maxAgeSeconds = maxAge.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
+        let maxAgeSeconds = maxAge?.seconds
         let writtenAt = self.writtenAt
         let version = schemaVersion
         return try connection.withLock { connection throws(SQLiteCacheError) -> CacheStatistics in

@@ -64,7 +64,7 @@ final class PreflightDelegateReference: Sendable {
     /// ``BatonError/vetoed(operationName:reason:)`` saying which, never silently dropped.
     func decide(_ request: inout GraphQLRequest) async throws -> PreflightDecision {
         guard let delegate else { return .send }
-        let shownTimeout = request.timeout.map { Double($0.components.seconds) + Double($0.components.attoseconds) / 1e18 }
+        let shownTimeout = request.timeout?.seconds
             ?? Self.defaultTimeoutInterval
         let before = Shown(
             url: request.url, method: request.usesGET ? "GET" : "POST",
