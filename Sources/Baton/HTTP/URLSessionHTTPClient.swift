@@ -93,8 +93,7 @@ public struct URLSessionHTTPClient: HTTPClient {
             // a time and in order.
             let window = ReceiveWindow(limit: options.maxUnreadBytes)
             let delegate = StreamingSessionDelegate()
-            let queue = OperationQueue()
-            queue.maxConcurrentOperationCount = 1
+            let queue = StreamingSessionDelegate.makeDelegateQueue()
             let session = await URLSessionCalls.run {
                 URLSession(configuration: configuration, delegate: delegate, delegateQueue: queue)
             }
@@ -244,7 +243,8 @@ final class StreamingSession: @unchecked Sendable {
     var session: URLSession {
         lock.withLock {
             if let created { return created }
-            let session = URLSession(configuration: configuration, delegate: delegate, delegateQueue: nil)
+            let session = URLSession(
+                configuration: configuration, delegate: delegate, delegateQueue: StreamingSessionDelegate.makeDelegateQueue())
             created = session
             return session
         }
@@ -277,6 +277,18 @@ final class StreamingSessionDelegate: NSObject, URLSessionDataDelegate, @uncheck
 
     private let lock = NSLock()
     private var states: [Int: TaskState] = [:]
+
+    /// The queue a session calls this delegate on: on Linux, ``ImmediateDelegateQueue``; elsewhere
+    /// a serial `OperationQueue`.
+    static func makeDelegateQueue() -> OperationQueue {
+        #if canImport(FoundationNetworking)
+            return ImmediateDelegateQueue()
+        #else
+            let queue = OperationQueue()
+            queue.maxConcurrentOperationCount = 1
+            return queue
+        #endif
+    }
 
     /// Starts `task` and returns its response head and its body as a stream; `window` counts
     /// what the stream holds that its consumer has not taken (past its limit, the task fails).
