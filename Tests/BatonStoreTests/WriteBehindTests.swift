@@ -180,7 +180,11 @@ struct WriteBehindTests {
         let changed = store.publish(data: data, for: descriptor, fetched: true)
         #expect(changed.isEmpty)
         #expect(notified.withLock { $0 } == 0)
+        // Nothing reaches the disk: the writer's queue is done and no write started. The refetch's
+        // fetch time waits for the next write that changes data (or waitUntilPersisted()).
+        store.waitForQueuedWrites()
         #expect(cache.writesStarted == writes)
+        #expect(cache.batches.count == writes)
         // A one-field change notifies and writes that record only.
         var renamed = data
         renamed["hero"] = .object(["id": .string("1"), "name": .string("Artoo")])
@@ -189,6 +193,30 @@ struct WriteBehindTests {
         #expect(notified.withLock { $0 } == 1)
         store.waitUntilPersisted()
         #expect(cache.batches.last.map { Set($0.records.keys) } == renamedIDs)
+        // The deferred fetch time went with that write, not in a write of its own.
+        #expect(cache.batches.count == writes + 1)
+        #expect(cache.batches.last?.fetches.keys.contains(descriptor.rootKey) == true)
         subscription.cancel()
+    }
+
+    /// A fetch time deferred by an unchanged refetch reaches the cache at waitUntilPersisted(),
+    /// in one write of fetch times alone.
+    @Test func anUnchangedRefetchsFetchTimeIsWrittenByWaitUntilPersisted() throws {
+        let cache = GatedCache()
+        let store = Store(cache: cache)
+        let descriptor = OperationDescriptor(
+            name: "Q", selections: [.field("hero", type: .object("Character"), selections: [.field("id", type: .scalar("ID"))])],
+            variables: [:], rootID: .rootID, rootType: "Query")
+        let data: JSONObject = ["hero": .object(["id": .string("1")])]
+        store.publish(data: data, for: descriptor, fetched: true)
+        store.waitUntilPersisted()
+        let writes = cache.batches.count
+        for _ in 0..<5 { store.publish(data: data, for: descriptor, fetched: true) }
+        store.waitForQueuedWrites()
+        #expect(cache.batches.count == writes)
+        store.waitUntilPersisted()
+        #expect(cache.batches.count == writes + 1)
+        #expect(cache.batches.last?.records.isEmpty == true)
+        #expect(cache.batches.last?.fetches.keys.contains(descriptor.rootKey) == true)
     }
 }

@@ -104,17 +104,23 @@ enum RefetchFigures {
         let bytesBefore = fileBytes(file)
         let diskHitsBefore = onDisk.keptResponseHits
         for _ in 0..<10 { try await fetch(onDisk) }
-        onDisk.store.waitUntilPersisted()
+        // What the refetches themselves wrote: the writer's queue done, their fetch times still
+        // deferred (they go with the next write that changes data, or with waitUntilPersisted()).
+        onDisk.store.waitForQueuedWrites()
         let after = cache.written
+        let bytesAfter = fileBytes(file)
+        onDisk.store.waitUntilPersisted()
+        let flushed = cache.written
         subscription.cancel()
         notes.append(
             String(
                 format: "unchanged refetch: %d of %d refetches recognized (neither parsed nor executed); without a kept response "
                     + "a refetch costs %.2f× the first receive (CPU %.2f×); 10 refetches into an SQLite-backed store (%d recognized): "
-                    + "%d watcher notifications, %d writes, %d records and %d fetch dates written, the file and its WAL grew %d bytes",
+                    + "%d watcher notifications, %d writes, %d records and %d fetch dates written, the file and its WAL grew %d bytes; "
+                    + "their fetch dates, deferred, then took %d write(s) of %d fetch date(s) at waitUntilPersisted() (%d bytes)",
                 hits, 16, slow.ratio, slow.cpuRatio ?? .nan, onDisk.keptResponseHits - diskHitsBefore, notified.withLock { $0 },
                 after.writes - before.writes, after.records - before.records, after.fetches - before.fetches,
-                fileBytes(file) - bytesBefore))
+                bytesAfter - bytesBefore, flushed.writes - after.writes, flushed.fetches - after.fetches, fileBytes(file) - bytesAfter))
         return figure
     }
 

@@ -123,11 +123,11 @@ final class PersistenceWriter: Sendable {
         }
     }
 
-    /// Blocks until every step queued so far, deferred fetch times included, has been written
-    /// (or has failed).
-    func waitUntilIdle() {
+    /// Blocks until every step queued so far, deferred fetch times included unless
+    /// `flushingDeferred` is false, has been written (or has failed).
+    func waitUntilIdle(flushingDeferred: Bool = true) {
         let target = queue.withLock { queue -> Int in
-            if let deferred = queue.deferred {
+            if flushingDeferred, let deferred = queue.deferred {
                 queue.deferred = nil
                 queue.steps.append(.write(deferred, commits: [[]]))
                 queue.enqueued += 1

@@ -128,6 +128,13 @@ public final class Store: Sendable {
         writer?.waitUntilIdle()
     }
 
+    /// Waits for the writes queued so far, but leaves the fetch times of commits that changed
+    /// nothing else (an unchanged refetch) deferred, as they are until the next write that
+    /// changes data, ``waitUntilPersisted()`` or the store's end: what a refetch itself writes.
+    package func waitForQueuedWrites() {
+        writer?.waitUntilIdle(flushingDeferred: false)
+    }
+
     deinit {
         // What was committed reaches the cache, and the writer lets the cache go, before the
         // file can be opened again.
