@@ -8,7 +8,11 @@
 //     baton-hostile-client <port> <urlSession|asyncHTTPClient> <maxResponseBytes>
 //
 // Prints `outcome: <case> <limit or description>`, `description: <the error's description>`,
-// `cached: yes|no`, `elapsed-ms: <n>` and `vmhwm-kb: <n>`.
+// `cached: yes|no`, `elapsed-ms: <n>`, `vmhwm-kb: <n>`, and `heartbeat-gap-ms: <n>`: the longest a
+// task on Swift's concurrency threads waited for a 10 ms sleep to end while the response was read
+// and other requests were started and cancelled beside it (on Linux, FoundationNetworking's
+// waiting calls once held both threads while a flood kept its work queue busy: every task in the
+// process stalled for ~40 s).
 import Baton
 import BatonAsyncHTTPClient
 import BatonExampleAPI
@@ -25,6 +29,30 @@ limits.maxResponseBytes = maxBytes
 limits.operationTimeout = .seconds(30)
 let client = BatonClient(url: URL(string: "http://127.0.0.1:\(port)/graphql")!, httpClient: httpClient, limits: limits)
 let query = HeroNameQuery(episode: .some(.case(.jedi)))
+
+/// Ticks every 10 ms on Swift's concurrency threads until cancelled; returns the longest gap.
+let heartbeat = Task { () -> Duration in
+    var longest = Duration.zero
+    var last = ContinuousClock.now
+    while !Task.isCancelled {
+        try? await Task.sleep(for: .milliseconds(10))
+        let now = ContinuousClock.now
+        longest = max(longest, now - last)
+        last = now
+    }
+    return longest
+}
+// Requests started and cancelled beside the flood (to a port nothing listens on): on Linux each
+// one's URLSession calls wait for the work queue the flood keeps busy.
+let beside = BatonClient(url: URL(string: "http://127.0.0.1:1/graphql")!, httpClient: URLSessionHTTPClient())
+let besideRequests = Task {
+    for _ in 0..<6 {
+        let request = Task { _ = try? await beside.fetch(query: HeroNameQuery(episode: .none), cachePolicy: .networkOnly) }
+        try? await Task.sleep(for: .milliseconds(20))
+        request.cancel()
+        try? await Task.sleep(for: .milliseconds(50))
+    }
+}
 
 let start = ContinuousClock.now
 let outcome: String
@@ -43,6 +71,9 @@ do {
     outcome = "\(error)"
 }
 let elapsed = ContinuousClock.now - start
+heartbeat.cancel()
+let heartbeatGap = await heartbeat.value
+besideRequests.cancel()
 let cached = (try? await client.fetch(query: query, cachePolicy: .returnCacheDataDontFetch)) != nil
 
 /// The peak resident set (`VmHWM`, kB) from /proc/self/status; -1 where there is none.
@@ -59,3 +90,4 @@ print("description: \(description.split(separator: "\n").joined(separator: " "))
 print("cached: \(cached ? "yes" : "no")")
 print("elapsed-ms: \(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)")
 print("vmhwm-kb: \(peakResidentKilobytes())")
+print("heartbeat-gap-ms: \(heartbeatGap.components.seconds * 1000 + heartbeatGap.components.attoseconds / 1_000_000_000_000_000)")

@@ -124,7 +124,14 @@ struct HostileHTTPTests {
         var cached = true
         var elapsed: Duration = .zero
         var peakKB = -1
+        /// The longest wait of a 10 ms sleep in the client process while it read the response.
+        var heartbeatGap: Duration = .seconds(3600)
     }
+
+    /// The longest a task in the client process may wait for its 10 ms sleep while a flood is
+    /// read and other requests start and stop beside it: generous for a loaded machine; the
+    /// stall it guards against held every task for ~40 s.
+    static let heartbeatBound: Duration = .seconds(10)
 
     /// Runs the client process against `server` with a 16 MiB limit. The floods of this suite
     /// are read there, never in the test runner: on Linux every URLSession in a process shares
@@ -143,10 +150,11 @@ struct HostileHTTPTests {
             case "cached": run.cached = value == "yes"
             case "elapsed-ms": run.elapsed = .milliseconds(Int(value) ?? Int.max / 1_000_000)
             case "vmhwm-kb": run.peakKB = Int(value) ?? -1
+            case "heartbeat-gap-ms": run.heartbeatGap = .milliseconds(Int(value) ?? 3_600_000)
             default: break
             }
         }
-        print("hostile client \(kind.rawValue): \(run.outcome); \(run.elapsed); peak RSS \(run.peakKB / 1024) MB")
+        print("hostile client \(kind.rawValue): \(run.outcome); \(run.elapsed); peak RSS \(run.peakKB / 1024) MB; heartbeat gap \(run.heartbeatGap)")
         return run
     }
 
@@ -162,6 +170,7 @@ struct HostileHTTPTests {
         #expect(run.description.contains("ResponseLimits.maxResponseBytes (\(16 << 20) bytes)"), "\(run.description)")
         #expect(!run.cached)
         #expect(run.elapsed < Self.grace)
+        #expect(run.heartbeatGap < Self.heartbeatBound, "a task waited \(run.heartbeatGap) for a 10 ms sleep")
         #expect(run.peakKB > 0 && run.peakKB < 160 * 1024, "peak RSS \(run.peakKB) kB")
     }
 
@@ -183,6 +192,7 @@ struct HostileHTTPTests {
         }
         #expect(!run.cached)
         #expect(run.elapsed < Self.grace)
+        #expect(run.heartbeatGap < Self.heartbeatBound, "a task waited \(run.heartbeatGap) for a 10 ms sleep")
         #expect(run.peakKB > 0 && run.peakKB < 160 * 1024, "peak RSS \(run.peakKB) kB")
     }
 
@@ -202,6 +212,7 @@ struct HostileHTTPTests {
         let run = try await runClientProcess(server, kind)
         #expect(run.outcome.hasPrefix("network "), "\(run.outcome)")
         #expect(run.elapsed < Self.grace)
+        #expect(run.heartbeatGap < Self.heartbeatBound, "a task waited \(run.heartbeatGap) for a 10 ms sleep")
         #expect(run.peakKB > 0 && run.peakKB < 160 * 1024, "peak RSS \(run.peakKB) kB")
         let sent = server.events.first.flatMap { Int($0.dropFirst("sent ".count)) } ?? 0
         #expect(sent < 64 << 20, "the server got \(sent) bytes of header in")
