@@ -1,8 +1,10 @@
 // libFuzzer target: the code generator's document input, against the example schema.
 import BatonCodegen
 
-/// The example server's schema, loaded once from the root package's sources.
-let exampleSchema: LoadedSchema = {
+/// The example server's schema, loaded once from the root package's sources. libFuzzer calls
+/// the target from one thread, and the schema is only read (GraphQLSwift's schema types are not
+/// `Sendable`, so neither is `LoadedSchema`).
+nonisolated(unsafe) let exampleSchema: LoadedSchema = {
     let path = String(#filePath.prefix(upTo: #filePath.range(of: "/Fuzz/Sources/")!.lowerBound))
         + "/Sources/BatonExampleServer/Resources/schema.graphqls"
     do {
