@@ -1,6 +1,7 @@
 import BatonAPI
 import BatonExampleAPI
 import BatonStore
+import BatonTestSupport
 import Foundation
 import Testing
 
@@ -42,6 +43,45 @@ struct HostileStreamTests {
         parts += try parser.append(Data("\r\ncontent-type: application/json\r\n\r\n{\"data\":{}}\r\n-----".utf8))
         #expect(parts == [Data(#"{"data":{}}"#.utf8)])
         #expect(parser.isFinished)
+    }
+
+    /// Linear, measured: four times the input costs about four times the CPU (a quadratic parser
+    /// costs sixteen times), for padding after a delimiter, a part and an event-stream comment
+    /// fed in 64 KiB chunks, and the parts of one large chunk. Bound: 8.
+    @Test func theStreamParsersCostGrowsLinearlyWithTheirInput() throws {
+        let chunk = Data(repeating: 0x20, count: 64 << 10)
+        let padding = try LinearCost.growth(small: 32, large: 128) { chunks in
+            var parser = MultipartMixedParser(boundary: "-", maxPartBytes: 32 << 20)
+            _ = try parser.append(Data("\r\n---".utf8))
+            for _ in 0..<chunks { _ = try parser.append(chunk) }
+        }
+        let part = try LinearCost.growth(small: 32, large: 128) { chunks in
+            var parser = MultipartMixedParser(boundary: "-", maxPartBytes: 32 << 20)
+            _ = try parser.append(Data("\r\n---\r\ncontent-type: application/json\r\n\r\n".utf8))
+            let x = Data(repeating: 0x78, count: 64 << 10)
+            for _ in 0..<chunks { _ = try parser.append(x) }
+        }
+        let parts = try LinearCost.growth(small: 2_500, large: 10_000) { count in
+            var many = "\r\n---"
+            for index in 0..<count { many += "\r\n\r\n{\"i\":\(index)}\r\n---" }
+            var parser = MultipartMixedParser(boundary: "-")
+            _ = try parser.append(Data(many.utf8))
+        }
+        let comment = try LinearCost.growth(small: 32, large: 128) { chunks in
+            var parser = ServerSentEventParser(maxPartBytes: 1 << 20)
+            _ = try parser.append(Data(":".utf8))
+            let c = Data(repeating: 0x63, count: 64 << 10)
+            for _ in 0..<chunks { _ = try parser.append(c) }
+        }
+        let line = try LinearCost.growth(small: 32, large: 128) { chunks in
+            var parser = ServerSentEventParser(maxPartBytes: 32 << 20)
+            _ = try parser.append(Data("data: ".utf8))
+            let d = Data(repeating: 0x64, count: 64 << 10)
+            for _ in 0..<chunks { _ = try parser.append(d) }
+        }
+        for (name, growth) in [("padding", padding), ("part", part), ("parts", parts), ("comment", comment), ("data line", line)] {
+            #expect(growth < 8, "\(name): 4× the input cost \(growth)× the CPU")
+        }
     }
 
     @Test func paddingPastThePartLimitIsTooLarge() throws {
@@ -178,6 +218,18 @@ struct HostileStreamTests {
             guard case .errorPathTooLong("HeroName", 10_001, 1_024)? = error as? BatonError else { return false }
             return true
         }
+    }
+
+    /// Four times the path's length costs about four times the CPU (the old set of every prefix
+    /// cost sixteen times). Bound: 8.
+    @Test func normalizingWithALongErrorPathCostsLinearly() throws {
+        let growth = LinearCost.growth(small: 25_000, large: 100_000) { length in
+            let path = ResponsePath([.key("hero")] + Array(repeating: .key("f"), count: length - 1))
+            _ = ResponseNormalizer.normalize(
+                ["hero": .null], selections: HeroNameQuery.Data.__selections, rootType: "Query",
+                errors: [GraphQLError(message: "deep", path: path)])
+        }
+        #expect(growth < 8, "4× the path cost \(growth)× the CPU")
     }
 
     @Test func normalizingWithALongErrorPathIsLinear() throws {
