@@ -83,21 +83,23 @@ struct HostileMemoryTests {
         Self.expectBounded(run)
     }
 
-    @Test func aGigabyteMultipartSubscriptionPartStopsAtThePartLimit() async throws {
+    @Test(arguments: HTTPClientKind.allCases)
+    func aGigabyteMultipartSubscriptionPartStopsAtThePartLimit(kind: HTTPClientKind) async throws {
         let run = try await Self.run(
             mode: "multipart-subscription",
             head: "HTTP/1.1 200 OK\r\nContent-Type: multipart/mixed; boundary=\"graphql\"\r\nConnection: close\r\n\r\n"
                 + "\r\n--graphql\r\ncontent-type: application/json\r\n\r\n{\"payload\":{\"data\":{\"count\":\"",
-            byte: UInt8(ascii: "x"), count: Self.gigabyte)
+            byte: UInt8(ascii: "x"), count: Self.gigabyte, kind: kind)
         #expect(run.outcome.contains(Self.partLimitText), "\(run.outcome)")
         Self.expectBounded(run)
     }
 
-    @Test func aThreeHundredMegabyteEventLineStopsAtThePartLimit() async throws {
+    @Test(arguments: HTTPClientKind.allCases)
+    func aThreeHundredMegabyteEventLineStopsAtThePartLimit(kind: HTTPClientKind) async throws {
         let run = try await Self.run(
             mode: "sse-subscription",
             head: "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\nevent: next\ndata: {\"data\":{\"count\":\"",
-            byte: UInt8(ascii: "x"), count: 300 << 20)
+            byte: UInt8(ascii: "x"), count: 300 << 20, kind: kind)
         #expect(run.outcome.contains(Self.partLimitText), "\(run.outcome)")
         Self.expectBounded(run)
     }
