@@ -116,4 +116,21 @@ import NIOWebSocket
         }
         return .protocolViolation(reason: String(describing: error))
     }
+
+    /// The `fuzz-websocket-frames` target's oracle, which its smoke test runs too. The input's
+    /// first byte picks the protocol (even: graphql-transport-ws) and the chunk size (its value
+    /// / 2, at least 1); the rest is what a server sends after the upgrade, read in those chunks
+    /// and in one: the same messages and the same error or none. Returns what differs, or `nil`.
+    public static func check(_ input: [UInt8]) -> String? {
+        guard let first = input.first else { return nil }
+        let webSocketProtocol: GraphQLWebSocketProtocol = first % 2 == 0 ? .graphqlTransportWS : .graphqlWS
+        let body = Array(input.dropFirst())
+        let chunked = read(body, chunkSizes: [max(1, Int(first / 2))], protocol: webSocketProtocol)
+        let whole = read(body, chunkSizes: [], protocol: webSocketProtocol)
+        let same = chunked.messages == whole.messages && chunked.error.map { "\($0)" } == whole.error.map { "\($0)" }
+        return same
+            ? nil
+            : "chunked: \(chunked.messages.count) message(s), \(String(describing: chunked.error)); "
+                + "whole: \(whole.messages.count), \(String(describing: whole.error))"
+    }
 }

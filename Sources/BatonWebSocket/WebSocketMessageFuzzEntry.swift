@@ -1,3 +1,5 @@
+import BatonAPI
+
 /// Not API: the entry point of the `fuzz-websocket` libFuzzer target (`Fuzz/`, a package of its
 /// own, which imports it with `@_spi(Fuzzing) import BatonWebSocket`) and of its replay test.
 @_spi(Fuzzing) public enum _WebSocketMessageFuzzEntry {
@@ -14,5 +16,23 @@
         } catch {
             return .failure(error)
         }
+    }
+
+    /// The `fuzz-websocket` target's oracle, which its smoke test runs too: the input as a text
+    /// message, in both protocols, decodes to a typed error that describes itself, or to nothing
+    /// or an answer (a `ping`'s `pong`, which must parse). Returns what went wrong, or `nil`.
+    public static func check(_ input: [UInt8]) -> String? {
+        let text = String(decoding: input, as: UTF8.self)
+        for webSocketProtocol in GraphQLWebSocketProtocol.allCases {
+            switch decode(text, protocol: webSocketProtocol) {
+            case .success(let answer):
+                if answer.hasPrefix("{"), (try? JSONValue(parsing: answer))?["type"]?.stringValue != "pong" {
+                    return "the pong does not parse: \(answer)"
+                }
+            case .failure(let error):
+                if error.description.isEmpty { return "an error without a description" }
+            }
+        }
+        return nil
     }
 }

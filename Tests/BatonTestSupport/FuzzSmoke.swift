@@ -25,12 +25,14 @@ public enum FuzzSmoke {
 
     /// Runs `check` on `target`'s corpus as it is, then on mutations of it until `seconds`
     /// (default ``seconds``) have passed; `check` returns a failure's description or nil, and
-    /// each failure is recorded with its input in base64 (to save in `Fuzz/Regressions/`).
+    /// each failure, or an input that costs more than `maxCPUPerInput` of the thread's CPU time
+    /// (a hang, for inputs of at most `maxLength` bytes), is recorded with its input in base64
+    /// (to save in `Fuzz/Regressions/`).
     /// Returns how many inputs ran.
     @discardableResult
     public static func run(
         _ target: String, seed: UInt64, seconds: Double = FuzzSmoke.seconds, maxLength: Int = 16 << 10,
-        _ check: ([UInt8]) -> String?
+        maxCPUPerInput: Duration = .seconds(2), _ check: ([UInt8]) -> String?
     ) -> Int {
         let corpus = corpus(target)
         #expect(!corpus.isEmpty, "no corpus for \(target)")
@@ -42,7 +44,14 @@ public enum FuzzSmoke {
         while ContinuousClock.now < end || !pending.isEmpty {
             let input = pending.popFirst() ?? mutator.next()
             executions += 1
-            if let failure = check(input) {
+            let start = LinearCost.threadCPUTime()
+            var failure = check(input)
+            let cost = LinearCost.threadCPUTime() - start
+            if failure == nil, cost > maxCPUPerInput {
+                // libFuzzer's run stops an input after 10 s as a hang; inputs here are small.
+                failure = "one input took \(cost) of CPU (more than \(maxCPUPerInput))"
+            }
+            if let failure {
                 failures += 1
                 Issue.record("\(target): \(failure); input (base64): \(Data(input).base64EncodedString())")
                 if failures >= 5 { break }

@@ -7,17 +7,8 @@ import BatonAPI
 /// JSON that the client's own encoder wrote: an object whose `type` is `pong`.
 @_cdecl("LLVMFuzzerTestOneInput")
 public func fuzzWebSocket(_ start: UnsafeRawPointer, _ count: Int) -> CInt {
-    let text = String(decoding: UnsafeRawBufferPointer(start: start, count: count), as: UTF8.self)
-    for webSocketProtocol in GraphQLWebSocketProtocol.allCases {
-        switch _WebSocketMessageFuzzEntry.decode(text, protocol: webSocketProtocol) {
-        case .success(let answer):
-            if answer.hasPrefix("{") {
-                let pong = try? JSONValue(parsing: answer)
-                precondition(pong?["type"]?.stringValue == "pong", "the pong does not parse: \(answer)")
-            }
-        case .failure(let error):
-            precondition(!error.description.isEmpty)
-        }
-    }
+    // The oracle is the entry's own, which the fuzz smoke test in `swift test` runs too.
+    let input = Array(UnsafeRawBufferPointer(start: start, count: count))
+    if let failure = _WebSocketMessageFuzzEntry.check(input) { fatalError(failure) }
     return 0
 }

@@ -53,4 +53,21 @@ import Foundation
         let body = secondEnd < rest.endIndex ? Array(rest[(secondEnd + 1)...]) : []
         return (chunkSizes, contentType, body)
     }
+
+    /// The `fuzz-multipart` target's oracle, which its smoke test runs too: the input
+    /// (``splitInput(_:)``) read in its chunks and in one yields the same responses and ends the
+    /// same way. Returns what differs, or `nil`.
+    public static func check(_ input: [UInt8]) -> String? {
+        let input = splitInput(input)
+        let chunked = read(contentType: input.contentType, body: input.body, chunkSizes: input.chunkSizes)
+        let whole = read(contentType: input.contentType, body: input.body, chunkSizes: [])
+        let same =
+            chunked.responses.count == whole.responses.count
+            && zip(chunked.responses, whole.responses).allSatisfy { $0.body == $1.body && $0.hasNext == $1.hasNext }
+            && chunked.error.map { "\($0)" } == whole.error.map { "\($0)" }
+        return same
+            ? nil
+            : "chunks of \(input.chunkSizes) read \(chunked.responses.count) response(s), error \(String(describing: chunked.error)); "
+                + "one chunk \(whole.responses.count), error \(String(describing: whole.error))"
+    }
 }

@@ -66,4 +66,31 @@ import Foundation
         let changes = ResponseNormalizer.normalize(data, selections: selections, rootType: "Query", errors: errors)
         return .success(changes.count)
     }
+
+    /// The `fuzz-sse` target's oracle, which its smoke test runs too. The input's first byte
+    /// picks the format (even: SSE, odd: multipart with boundary `graphql`) and the chunk size
+    /// (its value / 2, at least 1); the rest is the body, read in those chunks and in one: both
+    /// must yield the same results and end the same way. Returns what differs, or `nil`.
+    public static func checkSubscription(_ input: [UInt8]) -> String? {
+        guard let first = input.first else { return nil }
+        let sse = first % 2 == 0
+        let body = Array(input.dropFirst())
+        let chunked = readSubscription(sse: sse, boundary: "graphql", body: body, chunkSizes: [max(1, Int(first / 2))])
+        let whole = readSubscription(sse: sse, boundary: "graphql", body: body, chunkSizes: [])
+        let same = chunked.results == whole.results && chunked.error.map { "\($0)" } == whole.error.map { "\($0)" }
+        return same
+            ? nil
+            : "sse: \(sse); chunked: \(chunked.results.count) result(s), \(String(describing: chunked.error)); "
+                + "whole: \(whole.results.count), \(String(describing: whole.error))"
+    }
+
+    /// The `fuzz-error-paths` target's oracle, which its smoke test runs too: the response is
+    /// normalized over `selections` into records, or refused with an error that describes itself.
+    /// Returns what went wrong, or `nil`.
+    public static func checkErrorPaths(_ input: [UInt8], selections: [Selection]) -> String? {
+        switch normalizeWithErrorPaths(input, selections: selections) {
+        case .success(let records): return records >= 0 ? nil : "a negative record count"
+        case .failure(let error): return error.description.isEmpty ? "an error without a description" : nil
+        }
+    }
 }

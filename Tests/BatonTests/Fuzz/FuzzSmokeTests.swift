@@ -43,67 +43,23 @@ struct FuzzSmokeTests {
     }
 
     @Test func multipartIncrementalDelivery() {
-        FuzzSmoke.run("fuzz-multipart", seed: 3) { bytes in
-            let input = _IncrementalDeliveryFuzzEntry.splitInput(bytes)
-            let chunked = _IncrementalDeliveryFuzzEntry.read(contentType: input.contentType, body: input.body, chunkSizes: input.chunkSizes)
-            let whole = _IncrementalDeliveryFuzzEntry.read(contentType: input.contentType, body: input.body, chunkSizes: [])
-            let same =
-                chunked.responses.count == whole.responses.count
-                && zip(chunked.responses, whole.responses).allSatisfy { $0.body == $1.body && $0.hasNext == $1.hasNext }
-                && chunked.error.map { "\($0)" } == whole.error.map { "\($0)" }
-            return same ? nil : "chunks of \(input.chunkSizes) and one chunk read differently"
-        }
+        FuzzSmoke.run("fuzz-multipart", seed: 3, _IncrementalDeliveryFuzzEntry.check)
     }
 
     @Test func httpSubscriptions() {
-        FuzzSmoke.run("fuzz-sse", seed: 4) { bytes in
-            guard let first = bytes.first else { return nil }
-            let sse = first % 2 == 0
-            let body = Array(bytes.dropFirst())
-            let chunked = _HTTPSubscriptionFuzzEntry.readSubscription(
-                sse: sse, boundary: "graphql", body: body, chunkSizes: [max(1, Int(first / 2))])
-            let whole = _HTTPSubscriptionFuzzEntry.readSubscription(sse: sse, boundary: "graphql", body: body, chunkSizes: [])
-            let same = chunked.results == whole.results && chunked.error.map { "\($0)" } == whole.error.map { "\($0)" }
-            return same ? nil : "chunked and whole reads differ (sse: \(sse))"
-        }
+        FuzzSmoke.run("fuzz-sse", seed: 4, _HTTPSubscriptionFuzzEntry.checkSubscription)
     }
 
     @Test func errorPaths() {
-        FuzzSmoke.run("fuzz-error-paths", seed: 5) { bytes in
-            switch _HTTPSubscriptionFuzzEntry.normalizeWithErrorPaths(bytes, selections: HeroAndFriendsQuery.Data.__selections) {
-            case .success(let records): return records >= 0 ? nil : "a negative record count"
-            case .failure(let error): return error.description.isEmpty ? "an error without a description" : nil
-            }
-        }
+        FuzzSmoke.run("fuzz-error-paths", seed: 5) { _HTTPSubscriptionFuzzEntry.checkErrorPaths($0, selections: HeroAndFriendsQuery.Data.__selections) }
     }
 
     @Test func webSocketMessages() {
-        FuzzSmoke.run("fuzz-websocket", seed: 6) { bytes in
-            let text = String(decoding: bytes, as: UTF8.self)
-            for webSocketProtocol in GraphQLWebSocketProtocol.allCases {
-                switch _WebSocketMessageFuzzEntry.decode(text, protocol: webSocketProtocol) {
-                case .success(let answer):
-                    if answer.hasPrefix("{"), (try? JSONValue(parsing: answer))?["type"]?.stringValue != "pong" {
-                        return "the pong does not parse: \(answer)"
-                    }
-                case .failure(let error):
-                    if error.description.isEmpty { return "an error without a description" }
-                }
-            }
-            return nil
-        }
+        FuzzSmoke.run("fuzz-websocket", seed: 6, _WebSocketMessageFuzzEntry.check)
     }
 
     @Test func webSocketFrames() {
-        FuzzSmoke.run("fuzz-websocket-frames", seed: 9) { bytes in
-            guard let first = bytes.first else { return nil }
-            let webSocketProtocol: GraphQLWebSocketProtocol = first % 2 == 0 ? .graphqlTransportWS : .graphqlWS
-            let body = Array(bytes.dropFirst())
-            let chunked = _WebSocketFrameFuzzEntry.read(body, chunkSizes: [max(1, Int(first / 2))], protocol: webSocketProtocol)
-            let whole = _WebSocketFrameFuzzEntry.read(body, chunkSizes: [], protocol: webSocketProtocol)
-            let same = chunked.messages == whole.messages && chunked.error.map { "\($0)" } == whole.error.map { "\($0)" }
-            return same ? nil : "chunked and whole reads differ"
-        }
+        FuzzSmoke.run("fuzz-websocket-frames", seed: 9, _WebSocketFrameFuzzEntry.check)
     }
 }
 
