@@ -62,7 +62,14 @@ extension BatonClient {
         } else {
             do {
                 (errors, extensions) = try response.errorsAndExtensions(operationName: name)
-                if let object = try response.dataObject(operationName: name) {
+                let object = try response.dataObject(operationName: name)
+                // GraphQL over HTTP, and the same for every transport (a subscription's event, an
+                // operation over a WebSocket): `data` null means the operation failed and
+                // `errors` says why; with neither, the caller would get nothing at all.
+                if object == nil, errors == nil, response.patches == nil {
+                    throw BatonError.invalidResponse(operationName: name, reason: "`data` is null and there are no `errors`")
+                }
+                if let object {
                     let fieldErrors = errors ?? []
                     do {
                         // A later part of an incremental response: only what it added, at its paths

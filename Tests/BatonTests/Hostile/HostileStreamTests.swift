@@ -185,6 +185,37 @@ struct HostileStreamTests {
         #expect(counts == [1])
     }
 
+    /// Item 13, for every transport: an event with `data` null and no `errors` is an error the
+    /// subscriber sees (as over HTTP), not a result with nothing in it.
+    @Test(arguments: [HTTPSubscriptionProtocol.multipart, .serverSentEvents])
+    func anEventWithNullDataAndNoErrorsIsAnError(protocol: HTTPSubscriptionProtocol) async throws {
+        let server = try FaultServer { connection in
+            guard connection.readRequest() != nil else { return }
+            if `protocol` == .multipart {
+                connection.write(
+                    "HTTP/1.1 200 OK\r\nContent-Type: multipart/mixed; boundary=\"graphql\"\r\nConnection: close\r\n\r\n"
+                        + "\r\n--graphql\r\ncontent-type: application/json\r\n\r\n{\"payload\":{\"data\":{\"count\":1}}}"
+                        + "\r\n--graphql\r\ncontent-type: application/json\r\n\r\n{\"payload\":{\"data\":null}}\r\n--graphql")
+            } else {
+                connection.write(
+                    Self.eventStreamHead + "event: next\ndata: {\"data\":{\"count\":1}}\n\nevent: next\ndata: {\"data\":null}\n\n")
+            }
+            connection.pause(5)
+        }
+        defer { server.stop() }
+        let client = BatonClient(url: server.url, limits: Self.limits(), subscriptionProtocol: `protocol`)
+        var counts: [Int] = []
+        await #expect {
+            for try await result in client.subscribe(subscription: CountSubscription(to: 3)) {
+                if let count = result.data?.count { counts.append(count) }
+            }
+        } throws: { error in
+            guard case .invalidResponse("Count", let reason)? = error as? BatonError else { return false }
+            return reason.contains("no `errors`")
+        }
+        #expect(counts == [1])
+    }
+
     @Test func eventStreamLineEndsRetryAndHugeIDs() throws {
         // CR, LF and CRLF (split across chunks) end lines; a retry too large for an Int is ignored;
         // an `id` line past the limit is an error, not kept whole.
