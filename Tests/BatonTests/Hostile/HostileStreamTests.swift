@@ -27,8 +27,11 @@ struct HostileStreamTests {
         }
     }
 
+    /// The deadline only guards against a test that never ends: what these tests check is the
+    /// typed error. 30 s was passed once in a full `swift test` (URLSession, the part-size case),
+    /// with the cooperative pool busy with the rest of the suite.
     static func limits(maxPartBytes: Int = 1 << 20) -> ResponseLimits {
-        ResponseLimits(maxPartBytes: maxPartBytes, operationTimeout: .seconds(30))
+        ResponseLimits(maxPartBytes: maxPartBytes, operationTimeout: .seconds(90))
     }
 
     // MARK: Linear parsers (item 8)
@@ -48,7 +51,7 @@ struct HostileStreamTests {
     /// Linear, measured: four times the input costs about four times the CPU (a quadratic parser
     /// costs sixteen times), for padding after a delimiter, a part and an event-stream comment
     /// fed in 64 KiB chunks, and the parts of one large chunk. Bound: 8.
-    @Test func theStreamParsersCostGrowsLinearlyWithTheirInput() throws {
+    @Test(.ownThread) func theStreamParsersCostGrowsLinearlyWithTheirInput() throws {
         let chunk = Data(repeating: 0x20, count: 64 << 10)
         let padding = try LinearCost.growth(small: 32, large: 128) { chunks in
             var parser = MultipartMixedParser(boundary: "-", maxPartBytes: 32 << 20)
@@ -253,7 +256,7 @@ struct HostileStreamTests {
 
     /// Four times the path's length costs about four times the CPU (the old set of every prefix
     /// cost sixteen times). Bound: 8.
-    @Test func normalizingWithALongErrorPathCostsLinearly() throws {
+    @Test(.ownThread) func normalizingWithALongErrorPathCostsLinearly() throws {
         let growth = LinearCost.growth(small: 25_000, large: 100_000) { length in
             let path = ResponsePath([.key("hero")] + Array(repeating: .key("f"), count: length - 1))
             _ = ResponseNormalizer.normalize(
