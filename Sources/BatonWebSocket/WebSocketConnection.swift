@@ -58,10 +58,8 @@ actor WebSocketConnection {
     /// Counts connections; messages of an older one are ignored.
     private var generation = 0
     private var acknowledgedGeneration = 0
-    /// The last connection that proved healthy: it delivered a message of an operation, or
-    /// stayed acknowledged for the policy's `healthyAfter`.
-    private var healthyGeneration = 0
-    /// When the current connection was acknowledged.
+    /// When the current connection was acknowledged: it proves healthy (and restarts the count of
+    /// failed attempts) only by staying up for the policy's `healthyAfter` from then.
     private var acknowledgedAt: ContinuousClock.Instant?
     /// Why the current connection ends, when this side decided it (timeout, bad message, idle).
     private var endReason: WebSocketTransportError?
@@ -139,12 +137,10 @@ actor WebSocketConnection {
             endReason = nil
             acknowledgedAt = nil
             let outcome = await connect(generation: current)
-            if let acknowledgedAt, ContinuousClock.now - acknowledgedAt >= configuration.reconnect.healthyAfter {
-                healthyGeneration = current
-            }
-            // Only a connection that proved healthy restarts the count of failures: one that is
-            // acknowledged and then dropped (or closed for a message it could not take) is a failure.
-            let healthy = healthyGeneration == current
+            // Only a connection that stayed up for `healthyAfter` once acknowledged restarts the
+            // count of failures. Messages prove nothing: a server that acknowledges, sends one
+            // `next` and drops the connection would otherwise be reconnected to forever.
+            let healthy = acknowledgedAt.map { ContinuousClock.now - $0 >= configuration.reconnect.healthyAfter } ?? false
             stopTimers()
             phase = .waitingToReconnect
 
@@ -415,21 +411,18 @@ actor WebSocketConnection {
             send(.pong(payload: payload), on: writer)
         case .next(let id, let payload):
             guard case .ready = phase else { return notAcknowledged("next", writer) }
-            healthyGeneration = generation
             guard let operation = operations[id] else { return }
             operation.backlog.delivered()
             operation.continuation.yield(GraphQLResponse(body: payload))
             lastDelivered = id
         case .error(let id, let errors):
             guard case .ready = phase else { return notAcknowledged("error", writer) }
-            healthyGeneration = generation
             guard let operation = operations.removeValue(forKey: id) else { return }
             operation.continuation.yield(GraphQLResponse(body: ["errors": .list(errors)]))
             operation.continuation.finish()
             closeIfIdle()
         case .complete(let id):
             guard case .ready = phase else { return notAcknowledged("complete", writer) }
-            healthyGeneration = generation
             guard let operation = operations.removeValue(forKey: id) else { return }
             operation.continuation.finish()
             closeIfIdle()

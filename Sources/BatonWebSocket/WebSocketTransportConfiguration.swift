@@ -132,13 +132,17 @@ public struct WebSocketTransportConfiguration: Sendable {
 /// When and how often to reconnect after the socket drops: exponential backoff with jitter.
 public struct ReconnectPolicy: Sendable, Equatable {
     /// Reconnect attempts after a drop before giving up; 0 never reconnects. Failures are
-    /// counted until a connection proves healthy (see ``healthyAfter``): a server that
-    /// acknowledges each connection and then drops it is given up on after `maxAttempts`
-    /// reconnects like one that refuses them.
+    /// counted until a connection proves healthy by staying up for ``healthyAfter``: a server
+    /// that acknowledges each connection (and even sends an event or two) and then drops it is
+    /// given up on after `maxAttempts` reconnects like one that refuses them, so at most
+    /// `maxAttempts + 1` connections are opened in a row to a server that keeps dropping them.
+    /// (graphql-ws's client restarts its count at every `connection_ack`, so such a server keeps
+    /// it reconnecting forever.)
     public var maxAttempts: Int
-    /// How long an acknowledged connection must stay up to count as healthy (and restart the
-    /// count of failed attempts) when it delivered no message of an operation (`next`,
-    /// `error`, `complete`), which makes it healthy at once.
+    /// How long an acknowledged connection must stay up to count as healthy and restart the
+    /// count of failed attempts (and the backoff delays). Only time counts, not messages: a
+    /// connection that delivers events and drops sooner is a failed attempt. Lower it for a
+    /// server or proxy that routinely closes connections after a shorter while. Default: 30 seconds.
     public var healthyAfter: Duration
     /// The delay before the first attempt.
     public var initialDelay: Duration

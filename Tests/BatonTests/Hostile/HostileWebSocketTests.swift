@@ -86,6 +86,50 @@ struct HostileWebSocketTests {
         #expect(server.events.filter { $0 == "connected" }.count == 3)
     }
 
+    @Test func aServerThatSendsOneEventAndDropsEveryConnectionIsGivenUpOn() async throws {
+        // Acknowledges, sends one `next` for the subscription, drops the connection: an event proves nothing,
+        // only staying up for `healthyAfter` restarts the count (it used to restart at once, and
+        // such a server was reconnected to forever, about twice a second).
+        let server = try FaultServer { connection in
+            guard let request = connection.readRequest() else { return }
+            connection.acceptWebSocket(request)
+            connection.record("connected")
+            guard connection.readJSONMessage()?["type"] as? String == "connection_init" else { return }
+            connection.sendText(#"{"type":"connection_ack"}"#)
+            guard let subscribe = connection.readJSONMessage(), subscribe["type"] as? String == "subscribe",
+                let id = subscribe["id"] as? String
+            else { return }
+            connection.sendText(#"{"type":"next","id":"\#(id)","payload":{"data":{"count":1}}}"#)
+            // Then the script ends: the server closes the TCP connection with no close frame
+            // (a FIN, not a reset, so the event is never lost on the way).
+        }
+        defer { server.stop() }
+        let policy = ReconnectPolicy(
+            maxAttempts: 3, initialDelay: .milliseconds(20), maxDelay: .milliseconds(50), healthyAfter: .seconds(30))
+        let client = BatonClient(networkTransport: Self.transport(server, reconnect: policy))
+        let start = ContinuousClock.now
+        var values: [Int] = []
+        var failure: (any Error)?
+        do {
+            for try await result in client.subscribe(subscription: CountSubscription(to: 3)) {
+                values.append(result.data?.count ?? -1)
+            }
+        } catch {
+            failure = error
+        }
+        guard case .reconnectAttemptsExhausted(3, _)? = failure as? WebSocketTransportError else {
+            Issue.record("expected reconnecting to give up, got \(String(describing: failure))")
+            return
+        }
+        // Generous for a loaded machine: four short connections and three backoffs of at most 50 ms.
+        #expect(ContinuousClock.now - start < .seconds(30))
+        // Every connection delivered its event before it dropped.
+        #expect(values == [1, 1, 1, 1])
+        // The first connection and three reconnects, not one more.
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(server.events.filter { $0 == "connected" }.count == 4)
+    }
+
     @Test func aFrameLargerThanTheLimitIsAFatalProtocolViolation() async throws {
         let server = try Self.server { connection in
             // Announces a 100 MB frame and starts sending it.
