@@ -209,6 +209,7 @@ actor WebSocketConnection {
         }
         let maxMessageSize = configuration.maxMessageSize
         let maxBufferedEvents = configuration.maxBufferedEvents
+        let maxBufferedEventBytes = configuration.maxBufferedEventBytes
         let slowConsumerTimeout = configuration.slowConsumerTimeout
         // swift-websocket's frame handler dumps the first bytes of every frame at `trace` (a
         // subscription's variables, the connection payload's token); it only gets to log from `debug` up.
@@ -252,7 +253,9 @@ actor WebSocketConnection {
                             // back, for a while (see OperationBacklog).
                             guard let (id, backlog) = await self.received(message, generation: generation) else { continue }
                             // Reading resumes once the consumer took half of them: in bursts, not lockstep.
-                            if await !backlog.drained(below: max(1, maxBufferedEvents / 2), within: slowConsumerTimeout) {
+                            let drained = await backlog.drained(
+                                below: max(1, maxBufferedEvents / 2), bytes: max(1, maxBufferedEventBytes / 2), within: slowConsumerTimeout)
+                            if !drained {
                                 await self.fellBehind(id: id, backlog: backlog, generation: generation)
                             }
                         }
@@ -347,12 +350,14 @@ actor WebSocketConnection {
     }
 
     /// Handles one message; returns the operation whose consumer now has
-    /// ``WebSocketTransportConfiguration/maxBufferedEvents`` waiting, if any.
+    /// ``WebSocketTransportConfiguration/maxBufferedEvents`` (or
+    /// ``WebSocketTransportConfiguration/maxBufferedEventBytes``) waiting, if any.
     private func received(_ message: WebSocketMessage, generation: Int) -> (String, OperationBacklog)? {
         if generation == self.generation { handledMessages += 1 }
         handle(message, generation: generation)
         guard let id = lastDelivered, let operation = operations[id],
             operation.backlog.pending >= configuration.maxBufferedEvents
+                || operation.backlog.pendingBytes >= configuration.maxBufferedEventBytes
         else { return nil }
         return (id, operation.backlog)
     }
@@ -366,7 +371,7 @@ actor WebSocketConnection {
         backlog.end()
         operation.continuation.finish(
             throwing: WebSocketTransportError.consumerFellBehind(
-                operationName: operation.operationName, bufferedEvents: configuration.maxBufferedEvents,
+                operationName: operation.operationName, bufferedEvents: backlog.pending,
                 waited: configuration.slowConsumerTimeout))
         if generation == self.generation, case .ready(let writer) = phase {
             send(.complete(id: id), on: writer)
@@ -412,8 +417,10 @@ actor WebSocketConnection {
         case .next(let id, let payload):
             guard case .ready = phase else { return notAcknowledged("next", writer) }
             guard let operation = operations[id] else { return }
-            operation.backlog.delivered()
-            operation.continuation.yield(GraphQLResponse(body: payload))
+            var response = GraphQLResponse(body: payload)
+            response.receivedBytes = text.utf8.count
+            operation.backlog.delivered(bytes: response.receivedBytes)
+            operation.continuation.yield(response)
             lastDelivered = id
         case .error(let id, let errors):
             guard case .ready = phase else { return notAcknowledged("error", writer) }

@@ -50,8 +50,15 @@ public struct WebSocketTransportConfiguration: Sendable {
     /// socket is not read (every operation on it waits, and TCP holds the server back) until the
     /// consumer has taken half of them, for at most ``slowConsumerTimeout``. Default: 1,000.
     public var maxBufferedEvents: Int
-    /// How long the socket waits for a consumer that has ``maxBufferedEvents`` waiting to take
-    /// half of them before
+    /// The most bytes of one operation's events (the messages they came in) that wait for its
+    /// consumer: once they reach it, the socket is not read until the consumer has taken them
+    /// down to half, for at most ``slowConsumerTimeout``, as for ``maxBufferedEvents``. So a slow
+    /// consumer of large events holds about this much in the transport (and as much again in
+    /// `BatonClient.subscribe`'s buffer, which keeps to the same bound), not
+    /// ``maxBufferedEvents`` × ``maxMessageSize``. Default: 32 MiB.
+    public var maxBufferedEventBytes: Int
+    /// How long the socket waits for a consumer that has ``maxBufferedEvents`` (or
+    /// ``maxBufferedEventBytes``) waiting to take half of them before
     /// that operation ends with ``WebSocketTransportError/consumerFellBehind(operationName:bufferedEvents:waited:)``.
     /// Keep it below ``pingInterval``: the server's pong is not read meanwhile. Default: 30 seconds
     /// (long enough that a consumer that keeps up on a loaded machine is never cut off).
@@ -78,7 +85,8 @@ public struct WebSocketTransportConfiguration: Sendable {
         closeTimeout: Duration = .seconds(5),
         telemetry: (any OperationTelemetry)? = nil,
         maxBufferedEvents: Int = 1_000,
-        slowConsumerTimeout: Duration = .seconds(30)
+        slowConsumerTimeout: Duration = .seconds(30),
+        maxBufferedEventBytes: Int = 32 << 20
     ) {
         self.protocol = `protocol`
         self.headerFields = headerFields
@@ -95,6 +103,7 @@ public struct WebSocketTransportConfiguration: Sendable {
         self.closeTimeout = closeTimeout
         self.telemetry = telemetry
         self.maxBufferedEvents = max(1, maxBufferedEvents)
+        self.maxBufferedEventBytes = max(1, maxBufferedEventBytes)
         self.slowConsumerTimeout = slowConsumerTimeout
     }
 
