@@ -251,12 +251,12 @@ actor WebSocketConnection {
                         for try await message in reader.inbound.messages(maxSize: maxMessageSize) {
                             // An operation whose consumer is behind holds the socket's reading
                             // back, for a while (see OperationBacklog).
-                            guard let (id, backlog) = await self.received(message, generation: generation) else { continue }
+                            guard let (id, backlog, waiting) = await self.received(message, generation: generation) else { continue }
                             // Reading resumes once the consumer took half of them: in bursts, not lockstep.
                             let drained = await backlog.drained(
                                 below: max(1, maxBufferedEvents / 2), bytes: max(1, maxBufferedEventBytes / 2), within: slowConsumerTimeout)
                             if !drained {
-                                await self.fellBehind(id: id, backlog: backlog, generation: generation)
+                                await self.fellBehind(id: id, backlog: backlog, waiting: waiting, generation: generation)
                             }
                         }
                     } catch {
@@ -351,27 +351,29 @@ actor WebSocketConnection {
 
     /// Handles one message; returns the operation whose consumer now has
     /// ``WebSocketTransportConfiguration/maxBufferedEvents`` (or
-    /// ``WebSocketTransportConfiguration/maxBufferedEventBytes``) waiting, if any.
-    private func received(_ message: WebSocketMessage, generation: Int) -> (String, OperationBacklog)? {
+    /// ``WebSocketTransportConfiguration/maxBufferedEventBytes``) waiting, if any, and how many
+    /// events wait.
+    private func received(_ message: WebSocketMessage, generation: Int) -> (String, OperationBacklog, waiting: Int)? {
         if generation == self.generation { handledMessages += 1 }
         handle(message, generation: generation)
         guard let id = lastDelivered, let operation = operations[id],
             operation.backlog.pending >= configuration.maxBufferedEvents
                 || operation.backlog.pendingBytes >= configuration.maxBufferedEventBytes
         else { return nil }
-        return (id, operation.backlog)
+        return (id, operation.backlog, operation.backlog.pending)
     }
 
     /// The operation `id`'s consumer did not catch up in time: it ends with
-    /// ``WebSocketTransportError/consumerFellBehind(operationName:bufferedEvents:waited:)`` and
-    /// the server is told to stop it; the other operations go on.
-    private func fellBehind(id: String, backlog: OperationBacklog, generation: Int) {
+    /// ``WebSocketTransportError/consumerFellBehind(operationName:bufferedEvents:waited:)`` (the
+    /// `waiting` events that stopped the reading) and the server is told to stop it; the other
+    /// operations go on.
+    private func fellBehind(id: String, backlog: OperationBacklog, waiting: Int, generation: Int) {
         guard let operation = operations[id], operation.backlog === backlog else { return }
         operations.removeValue(forKey: id)
         backlog.end()
         operation.continuation.finish(
             throwing: WebSocketTransportError.consumerFellBehind(
-                operationName: operation.operationName, bufferedEvents: backlog.pending,
+                operationName: operation.operationName, bufferedEvents: waiting,
                 waited: configuration.slowConsumerTimeout))
         if generation == self.generation, case .ready(let writer) = phase {
             send(.complete(id: id), on: writer)
