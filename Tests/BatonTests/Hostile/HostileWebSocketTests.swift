@@ -123,6 +123,35 @@ struct HostileWebSocketTests {
         #expect(server.events.filter { $0 == "connected" }.count == 4)
     }
 
+    @Test func aConnectionThatStaysUpForHealthyAfterRestartsTheCount() async throws {
+        // The same server, but each connection stays up 400 ms after its event, longer than
+        // `healthyAfter` (100 ms): each drop is the first failure again, so reconnecting goes on
+        // past `maxAttempts` connections.
+        let server = try FaultServer { connection in
+            guard let request = connection.readRequest() else { return }
+            connection.acceptWebSocket(request)
+            connection.record("connected")
+            guard connection.readJSONMessage()?["type"] as? String == "connection_init" else { return }
+            connection.sendText(#"{"type":"connection_ack"}"#)
+            guard let subscribe = connection.readJSONMessage(), subscribe["type"] as? String == "subscribe",
+                let id = subscribe["id"] as? String
+            else { return }
+            connection.sendText(#"{"type":"next","id":"\#(id)","payload":{"data":{"count":1}}}"#)
+            connection.pause(0.4)
+        }
+        defer { server.stop() }
+        let policy = ReconnectPolicy(
+            maxAttempts: 2, initialDelay: .milliseconds(20), maxDelay: .milliseconds(50), healthyAfter: .milliseconds(100))
+        let results = Collector(
+            BatonClient(networkTransport: Self.transport(server, reconnect: policy)).subscribe(subscription: CountSubscription(to: 3)))
+        let reconnected = await results.wait(timeout: .seconds(60)) { _ in
+            server.events.filter { $0 == "connected" }.count >= 6
+        }
+        #expect(reconnected, "\(server.events.filter { $0 == "connected" }.count) connections")
+        #expect(!results.finished, "ended with \(String(describing: results.error))")
+        results.cancel()
+    }
+
     @Test func aFrameLargerThanTheLimitIsAFatalProtocolViolation() async throws {
         let server = try Self.server { connection in
             // Announces a 100 MB frame and starts sending it.
