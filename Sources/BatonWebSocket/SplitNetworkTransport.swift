@@ -81,3 +81,11 @@ public final class SplitNetworkTransport: SubscriptionNetworkTransport, Uploadin
         webSocketNetworkTransport.subscribe(subscription: subscription)
     }
 }
+
+extension SplitNetworkTransport: BufferedEventBytesLimited {
+    /// Subscriptions go over the WebSocket side: its bound applies.
+    package var maxBufferedEventBytes: Int {
+        (webSocketNetworkTransport as? any BufferedEventBytesLimited)?.maxBufferedEventBytes
+            ?? ResponseLimits.default.maxBufferedEventBytes
+    }
+}

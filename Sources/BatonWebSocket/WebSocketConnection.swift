@@ -58,10 +58,8 @@ actor WebSocketConnection {
     /// Counts connections; messages of an older one are ignored.
     private var generation = 0
     private var acknowledgedGeneration = 0
-    /// The last connection that proved healthy: it delivered a message of an operation, or
-    /// stayed acknowledged for the policy's `healthyAfter`.
-    private var healthyGeneration = 0
-    /// When the current connection was acknowledged.
+    /// When the current connection was acknowledged: it proves healthy (and restarts the count of
+    /// failed attempts) only by staying up for the policy's `healthyAfter` from then.
     private var acknowledgedAt: ContinuousClock.Instant?
     /// Why the current connection ends, when this side decided it (timeout, bad message, idle).
     private var endReason: WebSocketTransportError?
@@ -139,12 +137,10 @@ actor WebSocketConnection {
             endReason = nil
             acknowledgedAt = nil
             let outcome = await connect(generation: current)
-            if let acknowledgedAt, ContinuousClock.now - acknowledgedAt >= configuration.reconnect.healthyAfter {
-                healthyGeneration = current
-            }
-            // Only a connection that proved healthy restarts the count of failures: one that is
-            // acknowledged and then dropped (or closed for a message it could not take) is a failure.
-            let healthy = healthyGeneration == current
+            // Only a connection that stayed up for `healthyAfter` once acknowledged restarts the
+            // count of failures. Messages prove nothing: a server that acknowledges, sends one
+            // `next` and drops the connection would otherwise be reconnected to forever.
+            let healthy = acknowledgedAt.map { ContinuousClock.now - $0 >= configuration.reconnect.healthyAfter } ?? false
             stopTimers()
             phase = .waitingToReconnect
 
@@ -213,6 +209,7 @@ actor WebSocketConnection {
         }
         let maxMessageSize = configuration.maxMessageSize
         let maxBufferedEvents = configuration.maxBufferedEvents
+        let maxBufferedEventBytes = configuration.maxBufferedEventBytes
         let slowConsumerTimeout = configuration.slowConsumerTimeout
         // swift-websocket's frame handler dumps the first bytes of every frame at `trace` (a
         // subscription's variables, the connection payload's token); it only gets to log from `debug` up.
@@ -254,10 +251,12 @@ actor WebSocketConnection {
                         for try await message in reader.inbound.messages(maxSize: maxMessageSize) {
                             // An operation whose consumer is behind holds the socket's reading
                             // back, for a while (see OperationBacklog).
-                            guard let (id, backlog) = await self.received(message, generation: generation) else { continue }
+                            guard let (id, backlog, waiting) = await self.received(message, generation: generation) else { continue }
                             // Reading resumes once the consumer took half of them: in bursts, not lockstep.
-                            if await !backlog.drained(below: max(1, maxBufferedEvents / 2), within: slowConsumerTimeout) {
-                                await self.fellBehind(id: id, backlog: backlog, generation: generation)
+                            let drained = await backlog.drained(
+                                below: max(1, maxBufferedEvents / 2), bytes: max(1, maxBufferedEventBytes / 2), within: slowConsumerTimeout)
+                            if !drained {
+                                await self.fellBehind(id: id, backlog: backlog, waiting: waiting, generation: generation)
                             }
                         }
                     } catch {
@@ -351,26 +350,30 @@ actor WebSocketConnection {
     }
 
     /// Handles one message; returns the operation whose consumer now has
-    /// ``WebSocketTransportConfiguration/maxBufferedEvents`` waiting, if any.
-    private func received(_ message: WebSocketMessage, generation: Int) -> (String, OperationBacklog)? {
+    /// ``WebSocketTransportConfiguration/maxBufferedEvents`` (or
+    /// ``WebSocketTransportConfiguration/maxBufferedEventBytes``) waiting, if any, and how many
+    /// events wait.
+    private func received(_ message: WebSocketMessage, generation: Int) -> (String, OperationBacklog, waiting: Int)? {
         if generation == self.generation { handledMessages += 1 }
         handle(message, generation: generation)
         guard let id = lastDelivered, let operation = operations[id],
             operation.backlog.pending >= configuration.maxBufferedEvents
+                || operation.backlog.pendingBytes >= configuration.maxBufferedEventBytes
         else { return nil }
-        return (id, operation.backlog)
+        return (id, operation.backlog, operation.backlog.pending)
     }
 
     /// The operation `id`'s consumer did not catch up in time: it ends with
-    /// ``WebSocketTransportError/consumerFellBehind(operationName:bufferedEvents:waited:)`` and
-    /// the server is told to stop it; the other operations go on.
-    private func fellBehind(id: String, backlog: OperationBacklog, generation: Int) {
+    /// ``WebSocketTransportError/consumerFellBehind(operationName:bufferedEvents:waited:)`` (the
+    /// `waiting` events that stopped the reading) and the server is told to stop it; the other
+    /// operations go on.
+    private func fellBehind(id: String, backlog: OperationBacklog, waiting: Int, generation: Int) {
         guard let operation = operations[id], operation.backlog === backlog else { return }
         operations.removeValue(forKey: id)
         backlog.end()
         operation.continuation.finish(
             throwing: WebSocketTransportError.consumerFellBehind(
-                operationName: operation.operationName, bufferedEvents: configuration.maxBufferedEvents,
+                operationName: operation.operationName, bufferedEvents: waiting,
                 waited: configuration.slowConsumerTimeout))
         if generation == self.generation, case .ready(let writer) = phase {
             send(.complete(id: id), on: writer)
@@ -415,21 +418,20 @@ actor WebSocketConnection {
             send(.pong(payload: payload), on: writer)
         case .next(let id, let payload):
             guard case .ready = phase else { return notAcknowledged("next", writer) }
-            healthyGeneration = generation
             guard let operation = operations[id] else { return }
-            operation.backlog.delivered()
-            operation.continuation.yield(GraphQLResponse(body: payload))
+            var response = GraphQLResponse(body: payload)
+            response.receivedBytes = text.utf8.count
+            operation.backlog.delivered(bytes: response.receivedBytes)
+            operation.continuation.yield(response)
             lastDelivered = id
         case .error(let id, let errors):
             guard case .ready = phase else { return notAcknowledged("error", writer) }
-            healthyGeneration = generation
             guard let operation = operations.removeValue(forKey: id) else { return }
             operation.continuation.yield(GraphQLResponse(body: ["errors": .list(errors)]))
             operation.continuation.finish()
             closeIfIdle()
         case .complete(let id):
             guard case .ready = phase else { return notAcknowledged("complete", writer) }
-            healthyGeneration = generation
             guard let operation = operations.removeValue(forKey: id) else { return }
             operation.continuation.finish()
             closeIfIdle()

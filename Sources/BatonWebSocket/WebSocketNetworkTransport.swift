@@ -139,7 +139,7 @@ public final class WebSocketNetworkTransport: SubscriptionNetworkTransport {
         // What the consumer takes is counted off the operation's backlog.
         return BackPressuredStream.make(capacity: 1) { send in
             for try await event in events {
-                backlog.taken()
+                backlog.taken(bytes: event.receivedBytes)
                 guard await send(event) else { return }
             }
         }
@@ -154,4 +154,8 @@ public final class WebSocketNetworkTransport: SubscriptionNetworkTransport {
         }
         return components.url ?? url
     }
+}
+
+extension WebSocketNetworkTransport: BufferedEventBytesLimited {
+    package var maxBufferedEventBytes: Int { configuration.maxBufferedEventBytes }
 }

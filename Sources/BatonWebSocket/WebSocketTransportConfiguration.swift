@@ -50,8 +50,15 @@ public struct WebSocketTransportConfiguration: Sendable {
     /// socket is not read (every operation on it waits, and TCP holds the server back) until the
     /// consumer has taken half of them, for at most ``slowConsumerTimeout``. Default: 1,000.
     public var maxBufferedEvents: Int
-    /// How long the socket waits for a consumer that has ``maxBufferedEvents`` waiting to take
-    /// half of them before
+    /// The most bytes of one operation's events (the messages they came in) that wait for its
+    /// consumer: once they reach it, the socket is not read until the consumer has taken them
+    /// down to half, for at most ``slowConsumerTimeout``, as for ``maxBufferedEvents``. So a slow
+    /// consumer of large events holds about this much in the transport (and as much again in
+    /// `BatonClient.subscribe`'s buffer, which keeps to the same bound), not
+    /// ``maxBufferedEvents`` × ``maxMessageSize``. Default: 32 MiB.
+    public var maxBufferedEventBytes: Int
+    /// How long the socket waits for a consumer that has ``maxBufferedEvents`` (or
+    /// ``maxBufferedEventBytes``) waiting to take half of them before
     /// that operation ends with ``WebSocketTransportError/consumerFellBehind(operationName:bufferedEvents:waited:)``.
     /// Keep it below ``pingInterval``: the server's pong is not read meanwhile. Default: 30 seconds
     /// (long enough that a consumer that keeps up on a loaded machine is never cut off).
@@ -78,7 +85,8 @@ public struct WebSocketTransportConfiguration: Sendable {
         closeTimeout: Duration = .seconds(5),
         telemetry: (any OperationTelemetry)? = nil,
         maxBufferedEvents: Int = 1_000,
-        slowConsumerTimeout: Duration = .seconds(30)
+        slowConsumerTimeout: Duration = .seconds(30),
+        maxBufferedEventBytes: Int = 32 << 20
     ) {
         self.protocol = `protocol`
         self.headerFields = headerFields
@@ -95,6 +103,7 @@ public struct WebSocketTransportConfiguration: Sendable {
         self.closeTimeout = closeTimeout
         self.telemetry = telemetry
         self.maxBufferedEvents = max(1, maxBufferedEvents)
+        self.maxBufferedEventBytes = max(1, maxBufferedEventBytes)
         self.slowConsumerTimeout = slowConsumerTimeout
     }
 
@@ -132,13 +141,17 @@ public struct WebSocketTransportConfiguration: Sendable {
 /// When and how often to reconnect after the socket drops: exponential backoff with jitter.
 public struct ReconnectPolicy: Sendable, Equatable {
     /// Reconnect attempts after a drop before giving up; 0 never reconnects. Failures are
-    /// counted until a connection proves healthy (see ``healthyAfter``): a server that
-    /// acknowledges each connection and then drops it is given up on after `maxAttempts`
-    /// reconnects like one that refuses them.
+    /// counted until a connection proves healthy by staying up for ``healthyAfter``: a server
+    /// that acknowledges each connection (and even sends an event or two) and then drops it is
+    /// given up on after `maxAttempts` reconnects like one that refuses them, so at most
+    /// `maxAttempts + 1` connections are opened in a row to a server that keeps dropping them.
+    /// (graphql-ws's client restarts its count at every `connection_ack`, so such a server keeps
+    /// it reconnecting forever.)
     public var maxAttempts: Int
-    /// How long an acknowledged connection must stay up to count as healthy (and restart the
-    /// count of failed attempts) when it delivered no message of an operation (`next`,
-    /// `error`, `complete`), which makes it healthy at once.
+    /// How long an acknowledged connection must stay up to count as healthy and restart the
+    /// count of failed attempts (and the backoff delays). Only time counts, not messages: a
+    /// connection that delivers events and drops sooner is a failed attempt. Lower it for a
+    /// server or proxy that routinely closes connections after a shorter while. Default: 30 seconds.
     public var healthyAfter: Duration
     /// The delay before the first attempt.
     public var initialDelay: Duration

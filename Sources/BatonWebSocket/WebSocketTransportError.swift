@@ -41,8 +41,9 @@ public enum WebSocketTransportError: Error, Sendable, CustomStringConvertible {
     case noResult(operationName: String)
     /// ``WebSocketNetworkTransport/disconnect()`` ended the operation.
     case disconnected
-    /// The operation's consumer left `bufferedEvents` events (the configured
-    /// ``WebSocketTransportConfiguration/maxBufferedEvents``) untaken for `waited`
+    /// The operation's consumer left `bufferedEvents` events (as many as the configured
+    /// ``WebSocketTransportConfiguration/maxBufferedEvents``, or fewer holding
+    /// ``WebSocketTransportConfiguration/maxBufferedEventBytes``) untaken for `waited`
     /// (``WebSocketTransportConfiguration/slowConsumerTimeout``) while the server sent more: the
     /// operation is stopped on the server (`complete`) rather than buffered without bound.
     /// Other operations on the socket go on.

@@ -18,6 +18,10 @@ public struct GraphQLResponse: Sendable {
     /// The exact bytes `body` was parsed from, for a whole response read by the HTTP transport
     /// (`nil` otherwise): what lets the client recognize a response that repeats the last one.
     let parsedFrom: ParsedResponseBody?
+    /// The bytes received for this response, as a streaming transport counts them (a WebSocket
+    /// message, the body bytes read since a subscription's previous event); 0 when not counted.
+    /// What bounds the bytes of subscription events waiting for their consumer.
+    package var receivedBytes = 0
 
     /// A response with its body, HTTP head and whether more parts follow.
     public init(body: JSONObject, httpResponse: HTTPResponse? = nil, hasNext: Bool = false, patches: [IncrementalPatch]? = nil) {

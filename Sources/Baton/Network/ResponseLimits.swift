@@ -48,6 +48,14 @@ public struct ResponseLimits: Sendable, Hashable {
     /// ``BatonError/consumerFellBehind(operationName:limit:)`` instead of filling memory; on
     /// Linux, prefer the AsyncHTTPClient adapter for subscriptions that burst. Default: 32 MiB.
     public var maxUnreadBytes: Int
+    /// The most bytes of a subscription's events that may wait for its consumer (each event
+    /// counted by the bytes it was read from): once they reach it, Baton reads no further event
+    /// until the consumer takes some, as when `bufferLimit` events wait (see
+    /// `BatonClient.subscribe(subscription:bufferLimit:)`), so a slow consumer of large events
+    /// holds this much, not `bufferLimit` × ``maxPartBytes``. A consumer that keeps up, or falls
+    /// behind for a while, still gets every event, in order; an event larger than this still
+    /// goes through, alone. Default: 32 MiB.
+    public var maxBufferedEventBytes: Int
 
     /// The defaults, or others given here.
     public init(
@@ -56,9 +64,11 @@ public struct ResponseLimits: Sendable, Hashable {
         maxErrorPathLength: Int = 1_024,
         operationTimeout: Duration? = .seconds(60),
         maxRedirects: Int = 10,
-        maxUnreadBytes: Int = 32 << 20
+        maxUnreadBytes: Int = 32 << 20,
+        maxBufferedEventBytes: Int = 32 << 20
     ) {
         self.maxUnreadBytes = maxUnreadBytes
+        self.maxBufferedEventBytes = maxBufferedEventBytes
         self.maxRedirects = maxRedirects
         self.maxResponseBytes = maxResponseBytes
         self.maxPartBytes = maxPartBytes

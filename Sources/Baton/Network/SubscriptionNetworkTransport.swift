@@ -11,3 +11,15 @@ public protocol SubscriptionNetworkTransport: NetworkTransport {
         subscription: Subscription
     ) -> AsyncThrowingStream<GraphQLResponse, any Error>
 }
+
+/// A subscription transport that says how many bytes of events may wait for a subscription's
+/// consumer (``ResponseLimits/maxBufferedEventBytes`` over HTTP, the WebSocket configuration's
+/// own); ``BatonClient/subscribe(subscription:bufferLimit:)`` keeps other transports to
+/// ``ResponseLimits``' default.
+package protocol BufferedEventBytesLimited {
+    var maxBufferedEventBytes: Int { get }
+}
+
+extension RequestChainNetworkTransport: BufferedEventBytesLimited {
+    package var maxBufferedEventBytes: Int { limits.maxBufferedEventBytes }
+}

@@ -16,7 +16,8 @@ protocol StreamedBodyAssembler: Sendable {
 }
 
 /// Reads a streamed body through an assembler, only as fast as the consumer takes its results:
-/// the back-pressure reaches the HTTP client's chunk stream. What an assembler completed before a
+/// the back-pressure reaches the HTTP client's chunk stream. Each response counts the body bytes
+/// it was decoded from (`receivedBytes`). What an assembler completed before a
 /// failure is delivered first; a failure that is not a ``BatonError`` (the connection's) becomes
 /// ``BatonError/network(operationName:underlying:)``.
 enum StreamedBodyReader {
@@ -28,14 +29,25 @@ enum StreamedBodyReader {
         let chunks = chunks ?? AsyncThrowingStream { $0.finish() }
         return BackPressuredStream.make(capacity: 1) { send in
             var assembler = assembler
+            // The body bytes read since the last event completed: they are what the next events
+            // were decoded from (a heartbeat's or comment's bytes count toward the event after it).
+            var unattributed = 0
             do {
                 for try await chunk in chunks {
+                    unattributed += chunk.count
                     var ready: [GraphQLResponse] = []
                     var failure: (any Error)?
                     do {
                         try assembler.append(chunk) { ready.append(makeResponse($0)) }
                     } catch {
                         failure = error
+                    }
+                    if !ready.isEmpty {
+                        // Events completed by one chunk share its bytes (and those before it).
+                        let share = unattributed / ready.count
+                        for index in ready.indices { ready[index].receivedBytes = share }
+                        ready[ready.count - 1].receivedBytes += unattributed - share * ready.count
+                        unattributed = 0
                     }
                     for response in ready {
                         guard await send(response) else { return }

@@ -86,6 +86,72 @@ struct HostileWebSocketTests {
         #expect(server.events.filter { $0 == "connected" }.count == 3)
     }
 
+    @Test func aServerThatSendsOneEventAndDropsEveryConnectionIsGivenUpOn() async throws {
+        // Acknowledges, sends one `next` for the subscription, drops the connection: an event proves nothing,
+        // only staying up for `healthyAfter` restarts the count (it used to restart at once, and
+        // such a server was reconnected to forever, about twice a second).
+        let server = try FaultServer { connection in
+            guard let request = connection.readRequest() else { return }
+            connection.acceptWebSocket(request)
+            connection.record("connected")
+            guard connection.readJSONMessage()?["type"] as? String == "connection_init" else { return }
+            connection.sendText(#"{"type":"connection_ack"}"#)
+            guard let subscribe = connection.readJSONMessage(), subscribe["type"] as? String == "subscribe",
+                let id = subscribe["id"] as? String
+            else { return }
+            connection.sendText(#"{"type":"next","id":"\#(id)","payload":{"data":{"count":1}}}"#)
+            // Then the script ends: the server closes the TCP connection with no close frame
+            // (a FIN, not a reset, so the event is never lost on the way).
+        }
+        defer { server.stop() }
+        let policy = ReconnectPolicy(
+            maxAttempts: 3, initialDelay: .milliseconds(20), maxDelay: .milliseconds(50), healthyAfter: .seconds(30))
+        let client = BatonClient(networkTransport: Self.transport(server, reconnect: policy))
+        let results = Collector(client.subscribe(subscription: CountSubscription(to: 3)))
+        // Generous for a loaded machine: four short connections and three backoffs of at most 50 ms.
+        let ended = await results.wait(timeout: .seconds(30)) { $0.finished }
+        results.cancel()
+        #expect(ended, "still reconnecting after \(server.events.filter { $0 == "connected" }.count) connections")
+        guard case .reconnectAttemptsExhausted(3, _)? = results.error as? WebSocketTransportError else {
+            Issue.record("expected reconnecting to give up, got \(String(describing: results.error))")
+            return
+        }
+        // Every connection delivered its event before it dropped.
+        #expect(results.elements.map { $0.data?.count } == [1, 1, 1, 1])
+        // The first connection and three reconnects, not one more.
+        try await Task.sleep(for: .milliseconds(500))
+        #expect(server.events.filter { $0 == "connected" }.count == 4)
+    }
+
+    @Test func aConnectionThatStaysUpForHealthyAfterRestartsTheCount() async throws {
+        // The same server, but each connection stays up 400 ms after its event, longer than
+        // `healthyAfter` (100 ms): each drop is the first failure again, so reconnecting goes on
+        // past `maxAttempts` connections.
+        let server = try FaultServer { connection in
+            guard let request = connection.readRequest() else { return }
+            connection.acceptWebSocket(request)
+            connection.record("connected")
+            guard connection.readJSONMessage()?["type"] as? String == "connection_init" else { return }
+            connection.sendText(#"{"type":"connection_ack"}"#)
+            guard let subscribe = connection.readJSONMessage(), subscribe["type"] as? String == "subscribe",
+                let id = subscribe["id"] as? String
+            else { return }
+            connection.sendText(#"{"type":"next","id":"\#(id)","payload":{"data":{"count":1}}}"#)
+            connection.pause(0.4)
+        }
+        defer { server.stop() }
+        let policy = ReconnectPolicy(
+            maxAttempts: 2, initialDelay: .milliseconds(20), maxDelay: .milliseconds(50), healthyAfter: .milliseconds(100))
+        let results = Collector(
+            BatonClient(networkTransport: Self.transport(server, reconnect: policy)).subscribe(subscription: CountSubscription(to: 3)))
+        let reconnected = await results.wait(timeout: .seconds(60)) { _ in
+            server.events.filter { $0 == "connected" }.count >= 6
+        }
+        #expect(reconnected, "\(server.events.filter { $0 == "connected" }.count) connections")
+        #expect(!results.finished, "ended with \(String(describing: results.error))")
+        results.cancel()
+    }
+
     @Test func aFrameLargerThanTheLimitIsAFatalProtocolViolation() async throws {
         let server = try Self.server { connection in
             // Announces a 100 MB frame and starts sending it.
