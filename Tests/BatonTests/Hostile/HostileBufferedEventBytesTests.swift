@@ -42,6 +42,17 @@ struct HostileBufferedEventBytesTests {
         }
     }
 
+    /// The paused consumer's wait: until its buffer has held `events` events (Baton's reading
+    /// tasks got their turns: on a loaded machine that took more than 3 s once), then 2 s more
+    /// for reading to go on if it were going to, at most 60 s in all.
+    static func pause(until meter: BufferMeter, holds events: Int) async throws {
+        let deadline = ContinuousClock.now + .seconds(60)
+        while meter.peakElements < events, ContinuousClock.now < deadline {
+            try await Task.sleep(for: .milliseconds(50))
+        }
+        try await Task.sleep(for: .seconds(2))
+    }
+
     // AsyncHTTPClient: its body is read only as fast as Baton takes it, so the bound reaches the
     // socket. (URLSession on Linux cannot pause a transfer: there `maxUnreadBytes` ends the
     // subscription instead, see `ResponseLimits`.)
@@ -58,7 +69,7 @@ struct HostileBufferedEventBytesTests {
             counts.append(result.data?.count ?? -1)
             if counts.count == 1 {
                 // The consumer pauses: Baton buffers up to the budget, then stops reading.
-                try await Task.sleep(for: .seconds(3))
+                try await Self.pause(until: meter, holds: 2)
                 let sent = server.events.filter { $0.hasPrefix("sent") }.count
                 // The budget (4 MiB), a few events on their way through Baton's tasks and the
                 // HTTP client, and the kernel's socket buffers: far from every event.
@@ -107,7 +118,7 @@ struct HostileBufferedEventBytesTests {
         {
             counts.append(result.data?.count ?? -1)
             if counts.count == 1 {
-                try await Task.sleep(for: .seconds(3))
+                try await Self.pause(until: meter, holds: 2)
                 let sent = server.events.filter { $0.hasPrefix("sent") }.count
                 // The budget twice (the transport's backlog, the client's buffer), a few events
                 // on their way and the socket buffers: far from all of them.
