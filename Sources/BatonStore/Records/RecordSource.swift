@@ -51,18 +51,27 @@ public struct RecordSource: Sendable, Hashable {
     /// Sets a record or, when its ID has a record already, merges this one's fields over it, in
     /// one lookup. The merged record takes this one's typename when `replacesTypename`, else
     /// keeps its own unless it has none.
-    mutating func merge(_ record: Record, replacesTypename: Bool) {
-        func merge(into state: inout RecordState) {
-            guard case .present(var existing) = state else {
-                state = .present(record)
-                return
-            }
-            state = .deleted  // so that `existing` is the only reference to its storage
-            if replacesTypename || existing.typename == nil { existing.typename = record.typename }
-            existing.fields.merge(record.fields)
-            state = .present(existing)
+    mutating func merge(_ record: consuming Record, replacesTypename: Bool) {
+        let id = record.id
+        // A new ID (most of a response's records): the record is moved into the table, not
+        // copied. Looking the ID up first and then inserting costs a second probe of the table,
+        // which is cheaper than a copy of the record (callgrind, the GitHub receive).
+        guard let index = states.index(forKey: id) else {
+            states[id] = .present(record)
+            return
         }
-        merge(into: &states[record.id, default: .deleted])
+        Self.merge(record, into: &states.values[index], replacesTypename: replacesTypename)
+    }
+
+    private static func merge(_ record: consuming Record, into state: inout RecordState, replacesTypename: Bool) {
+        guard case .present(var existing) = state else {
+            state = .present(record)
+            return
+        }
+        state = .deleted  // so that `existing` is the only reference to its storage
+        if replacesTypename || existing.typename == nil { existing.typename = record.typename }
+        existing.fields.merge(record.fields)
+        state = .present(existing)
     }
 
     /// Makes room for `count` IDs in all.
