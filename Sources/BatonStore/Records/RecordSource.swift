@@ -64,14 +64,22 @@ public struct RecordSource: Sendable, Hashable {
     }
 
     private static func merge(_ record: consuming Record, into state: inout RecordState, replacesTypename: Bool) {
-        guard case .present(var existing) = state else {
+        guard case .present(let existing) = state else {
             state = .present(record)
             return
         }
-        state = .deleted  // so that `existing` is the only reference to its storage
-        if replacesTypename || existing.typename == nil { existing.typename = record.typename }
-        existing.fields.merge(record.fields)
-        state = .present(existing)
+        if existing.fields.keys == record.fields.keys && !record.fields.values.contains(where: { $0.holdsEmbedded }) {
+            // The same fields again (an object met twice, read by the same selections): every
+            // value is replaced, so the new record takes the old one's place whole.
+            if !replacesTypename, let typename = existing.typename { record.typename = typename }
+            state = .present(record)
+            return
+        }
+        var merged = existing
+        state = .deleted  // so that `merged` is the only reference to its storage
+        if replacesTypename || merged.typename == nil { merged.typename = record.typename }
+        merged.fields.merge(record.fields)
+        state = .present(merged)
     }
 
     /// Makes room for `count` IDs in all.
