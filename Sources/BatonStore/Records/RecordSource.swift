@@ -48,9 +48,9 @@ public struct RecordSource: Sendable, Hashable {
     public var ids: Dictionary<DataID, RecordState>.Keys { states.keys }
 
     public mutating func set(_ record: Record) { states[record.id] = .present(record) }
-    /// Sets a record or, when its ID has a record already, merges this one's fields over it, in
-    /// one lookup. The merged record takes this one's typename when `replacesTypename`, else
-    /// keeps its own unless it has none.
+    /// Sets a record or, when its ID has a record already, merges this one's fields over it.
+    /// The merged record takes this one's typename when `replacesTypename`, else keeps its own
+    /// unless it has none.
     mutating func merge(_ record: consuming Record, replacesTypename: Bool) {
         let id = record.id
         // A new ID (most of a response's records): the record is moved into the table, not
