@@ -53,9 +53,8 @@ public struct RecordSource: Sendable, Hashable {
     /// unless it has none.
     mutating func merge(_ record: consuming Record, replacesTypename: Bool) {
         let id = record.id
-        // A new ID (most of a response's records): the record is moved into the table, not
-        // copied. Looking the ID up first and then inserting costs a second probe of the table,
-        // which is cheaper than a copy of the record (callgrind, the GitHub receive).
+        // A new ID (most of a response's records) is inserted; a known one is merged in place
+        // through its index.
         guard let index = states.index(forKey: id) else {
             states[id] = .present(record)
             return

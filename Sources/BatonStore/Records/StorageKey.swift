@@ -49,7 +49,7 @@ public enum ClientID {
 /// Record IDs written byte by byte into one allocation of their exact length. Measured with
 /// callgrind on the GitHub receive: a list item's client ID made with `+=` on a string with
 /// reserved capacity cost about 1,600 instructions (three appends, each checking capacity and
-/// ASCII-ness, and `String(index)`), a fifth of that written at once.
+/// ASCII-ness, and `String(index)`), under half of that written at once.
 enum IDText {
     /// Writes into the buffer of a string being made.
     struct Writer {

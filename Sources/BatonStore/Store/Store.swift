@@ -574,7 +574,7 @@ public final class Store: Sendable {
             var changedRootFields = Set<String>()
             let applied = state.source.apply(records, changedRootFields: &changedRootFields)
             // Most commits changed nothing before this: the applied set is taken as it is (a
-            // union into an empty set inserts every ID again, a tenth of a first receive's commit).
+            // union into an empty set inserts every ID again: half of a first receive's commit).
             if changed.isEmpty { changed = applied } else { changed.formUnion(applied) }
             rootFields?.formUnion(changedRootFields)
             if changes.invalidations.store {
