@@ -16,7 +16,7 @@
 public struct DataID: Sendable, Hashable, Comparable, ExpressibleByStringLiteral, CustomStringConvertible {
     /// The ID's text.
     public let rawValue: String
-    private let bytesHash: UInt64
+    @usableFromInline let bytesHash: UInt64
 
     /// The ID with this text.
     public init(_ rawValue: String) {
@@ -40,18 +40,26 @@ public struct DataID: Sendable, Hashable, Comparable, ExpressibleByStringLiteral
 
     public static func < (lhs: DataID, rhs: DataID) -> Bool { lhs.rawValue < rhs.rawValue }
 
+    /// Inlined into the store's tables, so that probing past an ID of another hash (most of
+    /// them) costs one comparison, not a call that retains both strings.
+    @inlinable
     public static func == (lhs: DataID, rhs: DataID) -> Bool {
-        guard lhs.bytesHash == rhs.bytesHash else { return false }
+        lhs.bytesHash == rhs.bytesHash && sameBytes(lhs.rawValue, rhs.rawValue)
+    }
+
+    @usableFromInline
+    static func sameBytes(_ lhs: String, _ rhs: String) -> Bool {
         // Native strings give their bytes in place; others are compared byte by byte.
-        let inPlace: Bool?? = lhs.rawValue.utf8.withContiguousStorageIfAvailable { left in
-            rhs.rawValue.utf8.withContiguousStorageIfAvailable { right in
+        let inPlace: Bool?? = lhs.utf8.withContiguousStorageIfAvailable { left in
+            rhs.utf8.withContiguousStorageIfAvailable { right in
                 left.count == right.count && (left.isEmpty || memcmp(left.baseAddress!, right.baseAddress!, left.count) == 0)
             }
         }
         if case .some(.some(let equal)) = inPlace { return equal }
-        return lhs.rawValue.utf8.elementsEqual(rhs.rawValue.utf8)
+        return lhs.utf8.elementsEqual(rhs.utf8)
     }
 
+    @inlinable
     public func hash(into hasher: inout Hasher) {
         hasher.combine(bytesHash)
     }
@@ -60,6 +68,7 @@ public struct DataID: Sendable, Hashable, Comparable, ExpressibleByStringLiteral
     /// mixed with the table's seed, instead of SipHash over it on every lookup. The hash is
     /// already seeded per process. Measured with callgrind on the GitHub receive: a record's
     /// lookup by ID in the executor's table cost about 465 instructions, most of them SipHash's.
+    @inlinable
     public func _rawHashValue(seed: Int) -> Int {
         Int(truncatingIfNeeded: Self.mix(bytesHash ^ UInt64(truncatingIfNeeded: seed)))
     }
@@ -95,8 +104,8 @@ public struct DataID: Sendable, Hashable, Comparable, ExpressibleByStringLiteral
         return product.high ^ product.low
     }
 
-    @inline(__always)
-    private static func mix(_ value: UInt64) -> UInt64 {
+    @inlinable @inline(__always)
+    static func mix(_ value: UInt64) -> UInt64 {
         var value = value
         value ^= value >> 33
         value &*= 0xFF51_AFD7_ED55_8CCD

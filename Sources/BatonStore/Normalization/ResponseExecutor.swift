@@ -63,7 +63,7 @@ struct ResponseExecutor {
         let plan = SelectionPlan(selections, parentType: rootType, variables: variables)
         let rewritten: JSONObject?
         do {
-            rewritten = try executor.executeObject(data, id: rootID, parentType: rootType, plan: plan)
+            rewritten = try executor.executeObject(data, typename: nil, id: rootID, parentType: rootType, plan: plan)
         } catch {
             throw error.decodingError
         }
@@ -90,7 +90,7 @@ struct ResponseExecutor {
                 for component in patch.path { executor.errorNode = executor.errorPaths.child(of: executor.errorNode, component) }
             }
             do {
-                _ = try executor.executeObject(fields, id: target.id, parentType: target.type, plan: target.plan)
+                _ = try executor.executeObject(fields, typename: nil, id: target.id, parentType: target.type, plan: target.plan)
             } catch {
                 var located = error
                 for component in patch.path.reversed() { located = located.inside(component) }
@@ -141,24 +141,24 @@ struct ResponseExecutor {
     /// Checks and normalizes one object into its record; returns it rebuilt when the walk filled
     /// in `__id` at or below it, `nil` when it is unchanged.
     private mutating func executeObject(
-        _ object: JSONObject, id: DataID, parentType: String, plan: SelectionPlan
+        _ object: JSONObject, typename known: String??, id: DataID, parentType: String, plan: SelectionPlan
     ) throws(ValidationMismatch) -> JSONObject? {
-        let built = try buildObject(object, id: id, parentType: parentType, plan: plan)
+        let (typename, fields, rebuilt) = try buildObject(object, typename: known, id: id, parentType: parentType, plan: plan)
         // Another occurrence of the same record in this response was written already (or while
         // walking the children): merge, this occurrence's fields last.
         changes.merge(
-            Record(id: id, typename: built.typename ?? (id == .rootID ? nil : parentType), fields: built.fields),
-            replacesTypename: built.typename != nil)
-        return built.rebuilt
+            Record(id: id, typename: typename ?? (id == .rootID ? nil : parentType), fields: fields), replacesTypename: typename != nil)
+        return rebuilt
     }
 
     /// Checks and normalizes one object: its typename (as the payload gives it), its fields as a
     /// record holds them (`id` is where its children without cache keys get their client IDs
     /// from), and the object rebuilt when the walk filled in `__id` at or below it.
     private mutating func buildObject(
-        _ object: JSONObject, id: DataID, parentType: String, plan: SelectionPlan
+        _ object: JSONObject, typename known: String?? = nil, id: DataID, parentType: String, plan: SelectionPlan
     ) throws(ValidationMismatch) -> (typename: String?, fields: RecordFields, rebuilt: JSONObject?) {
-        let typename = object["__typename"]?.stringValue
+        // The caller's reading of `__typename` when it made one (`.some(nil)`: there is none).
+        let typename = known ?? object["__typename"]?.stringValue
         let planned = plan.object(for: typename ?? parentType)
         var values: [RecordValue] = []
         values.reserveCapacity(planned.fields.count)
@@ -223,7 +223,7 @@ struct ResponseExecutor {
                 } else {
                     stored = .null
                 }
-            } else if let errors = FieldErrorMarker.errors(in: value) {
+            } else if case .object = value, let errors = FieldErrorMarker.errors(in: value) {
                 // A field error in data the store gave out (a typed result written back).
                 stored = .fieldErrors(errors.map { $0.moved(to: nil) })
             } else if case .composite(let type, let selections) = entry.kind {
@@ -323,13 +323,7 @@ struct ResponseExecutor {
         /// The client ID of whatever is at this place, made only when needed.
         func clientID() -> String {
             guard let listID else { return ClientID.make(parentID: parentID, storageKey: storageKey).rawValue }
-            let suffix = String(index)
-            var id = ""
-            id.reserveCapacity(listID.utf8.count + 1 + suffix.utf8.count)
-            id += listID
-            id += ":"
-            id += suffix
-            return id
+            return ClientID.item(of: listID, at: index)
         }
         var check = check
         if check.kind == .nonNull {
@@ -391,7 +385,7 @@ struct ResponseExecutor {
             }
             let typename = object["__typename"]?.stringValue
             let id = cacheKeys.cacheKey(typename: typename ?? type, object: object, memo: &globalTypeMemo) ?? DataID(clientID())
-            let rebuilt = try executeObject(object, id: id, parentType: type, plan: plan)
+            let rebuilt = try executeObject(object, typename: typename, id: id, parentType: type, plan: plan)
             return (.link(id), rebuilt.map(JSONValue.object))
         default:
             guard checks == .none else { throw check.mismatch(found: value) }

@@ -53,7 +53,7 @@ public enum RecordValue: Sendable, Hashable {
         case (.embedded(let typename, let fields), .embedded(let oldTypename, var merged)?):
             merged.merge(fields)
             return .embedded(typename: typename ?? oldTypename, fields: merged)
-        case (.list(let items), .list(let oldItems)?) where items.contains(where: \.holdsEmbedded):
+        case (.list(let items), .list(let oldItems)?) where items.contains(where: { $0.holdsEmbedded }):
             var result = items
             for index in result.indices where index < oldItems.count { result[index] = items[index].merged(over: oldItems[index]) }
             return .list(result)
@@ -66,7 +66,7 @@ public enum RecordValue: Sendable, Hashable {
     var holdsEmbedded: Bool {
         switch self {
         case .embedded: return true
-        case .list(let items): return items.contains(where: \.holdsEmbedded)
+        case .list(let items): return items.contains(where: { $0.holdsEmbedded })
         case .scalar, .link, .fieldErrors: return false
         }
     }
@@ -201,7 +201,7 @@ public struct RecordFields: Sendable {
     public mutating func merge(_ other: RecordFields) {
         // The same keys (a record met again in one response, read with the same selections):
         // every value is replaced.
-        if keys.isEmpty || (keys == other.keys && !other.values.contains(where: \.holdsEmbedded)) {
+        if keys.isEmpty || (keys == other.keys && !other.values.contains(where: { $0.holdsEmbedded })) {
             self = other
             return
         }

@@ -48,21 +48,37 @@ public struct RecordSource: Sendable, Hashable {
     public var ids: Dictionary<DataID, RecordState>.Keys { states.keys }
 
     public mutating func set(_ record: Record) { states[record.id] = .present(record) }
-    /// Sets a record or, when its ID has a record already, merges this one's fields over it, in
-    /// one lookup. The merged record takes this one's typename when `replacesTypename`, else
-    /// keeps its own unless it has none.
-    mutating func merge(_ record: Record, replacesTypename: Bool) {
-        func merge(into state: inout RecordState) {
-            guard case .present(var existing) = state else {
-                state = .present(record)
-                return
-            }
-            state = .deleted  // so that `existing` is the only reference to its storage
-            if replacesTypename || existing.typename == nil { existing.typename = record.typename }
-            existing.fields.merge(record.fields)
-            state = .present(existing)
+    /// Sets a record or, when its ID has a record already, merges this one's fields over it.
+    /// The merged record takes this one's typename when `replacesTypename`, else keeps its own
+    /// unless it has none.
+    mutating func merge(_ record: consuming Record, replacesTypename: Bool) {
+        let id = record.id
+        // A new ID (most of a response's records) is inserted; a known one is merged in place
+        // through its index.
+        guard let index = states.index(forKey: id) else {
+            states[id] = .present(record)
+            return
         }
-        merge(into: &states[record.id, default: .deleted])
+        Self.merge(record, into: &states.values[index], replacesTypename: replacesTypename)
+    }
+
+    private static func merge(_ record: consuming Record, into state: inout RecordState, replacesTypename: Bool) {
+        guard case .present(let existing) = state else {
+            state = .present(record)
+            return
+        }
+        if existing.fields.keys == record.fields.keys && !record.fields.values.contains(where: { $0.holdsEmbedded }) {
+            // The same fields again (an object met twice, read by the same selections): every
+            // value is replaced, so the new record takes the old one's place whole.
+            if !replacesTypename, let typename = existing.typename { record.typename = typename }
+            state = .present(record)
+            return
+        }
+        var merged = existing
+        state = .deleted  // so that `merged` is the only reference to its storage
+        if replacesTypename || merged.typename == nil { merged.typename = record.typename }
+        merged.fields.merge(record.fields)
+        state = .present(merged)
     }
 
     /// Makes room for `count` IDs in all.

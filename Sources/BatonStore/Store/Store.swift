@@ -580,7 +580,9 @@ public final class Store: Sendable {
             }
             var changedRootFields = Set<String>()
             let applied = state.source.apply(records, changedRootFields: &changedRootFields)
-            changed.formUnion(applied)
+            // Most commits changed nothing before this: the applied set is taken as it is (a
+            // union into an empty set inserts every ID again: half of a first receive's commit).
+            if changed.isEmpty { changed = applied } else { changed.formUnion(applied) }
             rootFields?.formUnion(changedRootFields)
             if changes.invalidations.store {
                 state.storeInvalidatedAt = state.epoch
