@@ -21,7 +21,10 @@ import Foundation
     /// wait for the work queue (`cancel`, invalidation) on ``URLSessionCalls``' lanes, never here.
     /// FoundationNetworking's own completion handlers (the response's disposition, a redirect's
     /// decision) go back to the work queue asynchronously.
-    final class ImmediateDelegateQueue: OperationQueue {
+    ///
+    /// `@unchecked Sendable` is `OperationQueue`'s own conformance, restated as Swift requires of
+    /// a subclass; this class adds no state.
+    final class ImmediateDelegateQueue: OperationQueue, @unchecked Sendable {
         override func addOperation(_ block: @escaping @Sendable () -> Void) {
             block()
         }
