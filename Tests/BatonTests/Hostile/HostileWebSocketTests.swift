@@ -86,11 +86,11 @@ struct HostileWebSocketTests {
         #expect(server.events.filter { $0 == "connected" }.count == 3)
     }
 
-    @Test func aServerThatSendsOneEventAndDropsEveryConnectionIsGivenUpOn() async throws {
-        // Acknowledges, sends one `next` for the subscription, drops the connection: an event proves nothing,
-        // only staying up for `healthyAfter` restarts the count (it used to restart at once, and
-        // such a server was reconnected to forever, about twice a second).
-        let server = try FaultServer { connection in
+    /// A server that acknowledges each connection (recording "connected"), sends one `next` for
+    /// the subscription, stays up `seconds`, then closes the TCP connection with no close frame
+    /// (a FIN, not a reset, so the event is never lost on the way).
+    static func oneEventServer(stayingUp seconds: Double) throws -> FaultServer {
+        try FaultServer { connection in
             guard let request = connection.readRequest() else { return }
             connection.acceptWebSocket(request)
             connection.record("connected")
@@ -100,9 +100,15 @@ struct HostileWebSocketTests {
                 let id = subscribe["id"] as? String
             else { return }
             connection.sendText(#"{"type":"next","id":"\#(id)","payload":{"data":{"count":1}}}"#)
-            // Then the script ends: the server closes the TCP connection with no close frame
-            // (a FIN, not a reset, so the event is never lost on the way).
+            if seconds > 0 { connection.pause(seconds) }
         }
+    }
+
+    @Test func aServerThatSendsOneEventAndDropsEveryConnectionIsGivenUpOn() async throws {
+        // Acknowledges, sends one `next` for the subscription, drops the connection: an event proves nothing,
+        // only staying up for `healthyAfter` restarts the count (it used to restart at once, and
+        // such a server was reconnected to forever, about twice a second).
+        let server = try Self.oneEventServer(stayingUp: 0)
         defer { server.stop() }
         let policy = ReconnectPolicy(
             maxAttempts: 3, initialDelay: .milliseconds(20), maxDelay: .milliseconds(50), healthyAfter: .seconds(30))
@@ -128,18 +134,7 @@ struct HostileWebSocketTests {
         // The same server, but each connection stays up 400 ms after its event, longer than
         // `healthyAfter` (100 ms): each drop is the first failure again, so reconnecting goes on
         // past `maxAttempts` connections.
-        let server = try FaultServer { connection in
-            guard let request = connection.readRequest() else { return }
-            connection.acceptWebSocket(request)
-            connection.record("connected")
-            guard connection.readJSONMessage()?["type"] as? String == "connection_init" else { return }
-            connection.sendText(#"{"type":"connection_ack"}"#)
-            guard let subscribe = connection.readJSONMessage(), subscribe["type"] as? String == "subscribe",
-                let id = subscribe["id"] as? String
-            else { return }
-            connection.sendText(#"{"type":"next","id":"\#(id)","payload":{"data":{"count":1}}}"#)
-            connection.pause(0.4)
-        }
+        let server = try Self.oneEventServer(stayingUp: 0.4)
         defer { server.stop() }
         let policy = ReconnectPolicy(
             maxAttempts: 2, initialDelay: .milliseconds(20), maxDelay: .milliseconds(50), healthyAfter: .milliseconds(100))
