@@ -55,7 +55,7 @@ extension SQLiteNormalizedCache {
         try withEvictor { connection throws(SQLiteCacheError) in
             let started = min(usedBefore, Date()).timeIntervalSince1970
             if let maxAge = policy.maxAge {
-                let cutoff = Date().timeIntervalSince1970 - Double(maxAge.components.seconds) - Double(maxAge.components.attoseconds) / 1e18
+                let cutoff = Date().timeIntervalSince1970 - maxAge.seconds
                 var old: [Int] = []
                 try connection.run("SELECT rowid, id FROM records WHERE written_at < ? AND used_at < ?", [.real(cutoff), .real(started)]) { row in
                     if Self.mayEvict(row, id: 1, keeping: keeping) { old.append(row.int(0)) }

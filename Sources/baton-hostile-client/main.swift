@@ -76,6 +76,11 @@ let heartbeatGap = await heartbeat.value
 besideRequests.cancel()
 let cached = (try? await client.fetch(query: query, cachePolicy: .returnCacheDataDontFetch)) != nil
 
+/// Whole milliseconds of `duration`.
+func milliseconds(_ duration: Duration) -> Int64 {
+    duration.components.seconds * 1000 + duration.components.attoseconds / 1_000_000_000_000_000
+}
+
 /// The peak resident set (`VmHWM`, kB) from /proc/self/status; -1 where there is none.
 func peakResidentKilobytes() -> Int {
     guard let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return -1 }
@@ -88,6 +93,6 @@ func peakResidentKilobytes() -> Int {
 print("outcome: \(outcome)")
 print("description: \(description.split(separator: "\n").joined(separator: " "))")
 print("cached: \(cached ? "yes" : "no")")
-print("elapsed-ms: \(elapsed.components.seconds * 1000 + elapsed.components.attoseconds / 1_000_000_000_000_000)")
+print("elapsed-ms: \(milliseconds(elapsed))")
 print("vmhwm-kb: \(peakResidentKilobytes())")
-print("heartbeat-gap-ms: \(heartbeatGap.components.seconds * 1000 + heartbeatGap.components.attoseconds / 1_000_000_000_000_000)")
+print("heartbeat-gap-ms: \(milliseconds(heartbeatGap))")

@@ -1,3 +1,4 @@
+import BatonStore
 import Foundation
 import HTTPTypes
 import HTTPTypesFoundation
@@ -166,7 +167,7 @@ public struct URLSessionHTTPClient: HTTPClient {
             throw URLError(.badURL)
         }
         let limit = timeout ?? defaultTimeout
-        urlRequest.timeoutInterval = Double(limit.components.seconds) + Double(limit.components.attoseconds) * 1e-18
+        urlRequest.timeoutInterval = limit.seconds
         return urlRequest
     }
 

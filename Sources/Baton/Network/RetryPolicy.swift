@@ -1,4 +1,5 @@
 import BatonAPI
+import BatonStore
 import Foundation
 import HTTPTypes
 
@@ -47,7 +48,7 @@ public struct RetryPolicy: Sendable, Equatable {
     /// The delay before attempt `attempt` (2 for the first retry), without `Retry-After`.
     public func delay(beforeAttempt attempt: Int) -> Duration {
         let growth = pow(multiplier, Double(max(0, attempt - 2)))
-        let base = min(Self.seconds(initialDelay) * growth, Self.seconds(maxDelay))
+        let base = min(initialDelay.seconds * growth, maxDelay.seconds)
         let spread = base * min(max(jitter, 0), 1)
         return Self.duration(max(0, base + Double.random(in: -spread...spread)))
     }
@@ -72,11 +73,6 @@ public struct RetryPolicy: Sendable, Equatable {
             return min(Self.duration(max(0, seconds)), maxDelay)
         }
         return delay(beforeAttempt: attempt)
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) + Double(attoseconds) / 1e18
     }
 
     private static func duration(_ seconds: Double) -> Duration {

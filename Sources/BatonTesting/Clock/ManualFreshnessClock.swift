@@ -42,8 +42,7 @@ public final class ManualFreshnessClock: FreshnessClock, Sendable {
 
     /// Moves the clock forward by `duration` and wakes the sleepers whose time has come.
     public func advance(by duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        let interval = Double(seconds) + Double(attoseconds) / 1e18
+        let interval = duration.seconds
         move { $0.addingTimeInterval(interval) }
     }
 
