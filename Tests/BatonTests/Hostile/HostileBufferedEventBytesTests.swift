@@ -24,7 +24,7 @@ struct HostileBufferedEventBytesTests {
             guard connection.readRequest() != nil else { return }
             if `protocol` == .multipart {
                 guard connection.write(
-                    "HTTP/1.1 200 OK\r\nContent-Type: multipart/mixed; boundary=\"graphql\"\r\nConnection: close\r\n\r\n")
+                    HostileStreamTests.multipartSubscriptionHead)
                 else { return }
             } else {
                 guard connection.write(HostileStreamTests.eventStreamHead) else { return }

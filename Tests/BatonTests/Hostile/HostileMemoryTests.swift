@@ -87,7 +87,7 @@ struct HostileMemoryTests {
     func aGigabyteMultipartSubscriptionPartStopsAtThePartLimit(kind: HTTPClientKind) async throws {
         let run = try await Self.run(
             mode: "multipart-subscription",
-            head: "HTTP/1.1 200 OK\r\nContent-Type: multipart/mixed; boundary=\"graphql\"\r\nConnection: close\r\n\r\n"
+            head: HostileStreamTests.multipartSubscriptionHead
                 + "\r\n--graphql\r\ncontent-type: application/json\r\n\r\n{\"payload\":{\"data\":{\"count\":\"",
             byte: UInt8(ascii: "x"), count: Self.gigabyte, kind: kind)
         #expect(run.outcome.contains(Self.partLimitText), "\(run.outcome)")

@@ -15,6 +15,9 @@ struct HostileStreamTests {
     static let multipartHead =
         "HTTP/1.1 200 OK\r\nContent-Type: multipart/mixed; boundary=\"-\"\r\nConnection: close\r\n\r\n"
     static let eventStreamHead = "HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nConnection: close\r\n\r\n"
+    /// The head of a multipart subscription response (Apollo's protocol, boundary `graphql`).
+    static let multipartSubscriptionHead =
+        "HTTP/1.1 200 OK\r\nContent-Type: multipart/mixed; boundary=\"graphql\"\r\nConnection: close\r\n\r\n"
 
     /// Writes `count` bytes of `byte` in 64 KiB writes; stops when the client has gone.
     static func stream(_ connection: FaultConnection, byte: UInt8, count: Int) {
@@ -174,7 +177,7 @@ struct HostileStreamTests {
             guard connection.readRequest() != nil else { return }
             if `protocol` == .multipart {
                 connection.write(
-                    "HTTP/1.1 200 OK\r\nContent-Type: multipart/mixed; boundary=\"graphql\"\r\nConnection: close\r\n\r\n"
+                    Self.multipartSubscriptionHead
                         + "\r\n--graphql\r\ncontent-type: application/json\r\n\r\n{\"payload\":{\"data\":{\"count\":\"")
             } else {
                 connection.write(Self.eventStreamHead + "event: next\ndata: {\"data\":{\"count\":\"")
@@ -222,7 +225,7 @@ struct HostileStreamTests {
             guard connection.readRequest() != nil else { return }
             if `protocol` == .multipart {
                 connection.write(
-                    "HTTP/1.1 200 OK\r\nContent-Type: multipart/mixed; boundary=\"graphql\"\r\nConnection: close\r\n\r\n"
+                    Self.multipartSubscriptionHead
                         + "\r\n--graphql\r\ncontent-type: application/json\r\n\r\n{\"payload\":{\"data\":{\"count\":1}}}"
                         + "\r\n--graphql\r\ncontent-type: application/json\r\n\r\n{\"payload\":{\"data\":null}}\r\n--graphql")
             } else {
@@ -318,7 +321,7 @@ struct HostileStreamTests {
             guard connection.readRequest() != nil else { return }
             var text = ""
             if `protocol` == .multipart {
-                text = "HTTP/1.1 200 OK\r\nContent-Type: multipart/mixed; boundary=\"graphql\"\r\nConnection: close\r\n\r\n"
+                text = Self.multipartSubscriptionHead
                 for index in 1...events {
                     text += "\r\n--graphql\r\ncontent-type: application/json\r\n\r\n{\"payload\":{\"data\":{\"count\":\(index)}}}"
                 }
