@@ -98,6 +98,10 @@ struct StoreModelTests {
                 freshness: freshness, clock: clock)
         }
         var second = try openSecond()
+        // Watchers come and go on their own generator (a seed takes the same store steps as
+        // before they were added); after each step, what each last heard is what a read gives.
+        var watching = SeededGenerator(seed: seed &+ 0x3A7C4)
+        var watchers = ModelWatchers(store)
         /// The store a shared write goes to: either, with a second store.
         func either(_ random: inout SeededGenerator) -> (Store, String) {
             guard let second, random.next(upperBound: 2) == 0 else { return (store, "") }
@@ -113,6 +117,17 @@ struct StoreModelTests {
             // run between steps.
             if step % 50 == 0 { await Task.yield() }
             clock.advance(seconds: Double(time.next(upperBound: 3)))
+            if watching.next(upperBound: 8) == 0 {
+                let query = watching.next(upperBound: ModelQueries.all.count)
+                if model.watched.remove(query) != nil {
+                    log.append("stop watching q\(query)")
+                    watchers.stop(query)
+                } else {
+                    log.append("watch q\(query)")
+                    model.watched.insert(query)
+                    watchers.watch(query)
+                }
+            }
             model.now = clock.now.timeIntervalSince1970
             let action = random.next(upperBound: faults ? 112 : sqlite == nil ? 100 : 104)
             switch action {
@@ -209,8 +224,11 @@ struct StoreModelTests {
                 tokens.removeAll()
                 layers.removeAll()
                 faulty = nil
+                watchers.cancel()
                 store = Store()  // the old store writes what it has and closes its file first
                 store = try openStore()
+                watchers = ModelWatchers(store)
+                for query in model.watched { watchers.watch(query) }
                 model.reopen()
             default:
                 continue
@@ -223,6 +241,7 @@ struct StoreModelTests {
                 #expect(second.takePersistenceErrors().isEmpty)
             }
             try compare(store, model, step: step, seed: seed, log: log)
+            try watchers.compare(store, step: step, seed: seed, log: log)
             if let second { try compare(second, model, step: step, seed: seed, log: log, base: true) }
         }
     }
@@ -255,6 +274,75 @@ struct StoreModelTests {
     }
 
     struct ModelMismatch: Error {}
+}
+
+/// Watchers on some of ``ModelQueries/all`` (issue 26: watchers re-read after the commit's lock,
+/// once for a batch of commits, in memory without the lock): what each last heard (or its
+/// initial read) must always be what a read of its query gives, and no two of its callbacks may
+/// run at once.
+final class ModelWatchers: Sendable {
+    private struct Heard {
+        var results: [Int: ReadResult] = [:]
+        var subscriptions: [Int: StoreSubscription] = [:]
+        var inCallback = Set<Int>()
+        var overlapped = false
+    }
+
+    private let store: Store
+    private let heard = Locked(Heard())
+
+    init(_ store: Store) {
+        self.store = store
+    }
+
+    func watch(_ query: Int) {
+        let heard = self.heard
+        let (initial, subscription) = store.subscribe(ModelQueries.all[query]) { result in
+            heard.withLock { state in
+                if !state.inCallback.insert(query).inserted { state.overlapped = true }
+                state.results[query] = result
+            }
+            heard.withLock { _ = $0.inCallback.remove(query) }
+        }
+        heard.withLock { state in
+            state.results[query] = initial
+            state.subscriptions[query] = subscription
+        }
+    }
+
+    func stop(_ query: Int) {
+        let subscription = heard.withLock { state in
+            state.results[query] = nil
+            return state.subscriptions.removeValue(forKey: query)
+        }
+        subscription?.cancel()
+    }
+
+    func cancel() {
+        let subscriptions = heard.withLock { state in
+            defer { state = Heard() }
+            return state.subscriptions.values
+        }
+        subscriptions.forEach { $0.cancel() }
+    }
+
+    func compare(_ store: Store, step: Int, seed: UInt64, log: [String]) throws {
+        let (results, overlapped) = heard.withLock { ($0.results, $0.overlapped) }
+        #expect(!overlapped, "seed \(seed), step \(step): a watcher's callbacks overlapped")
+        for (query, last) in results.sorted(by: { $0.key < $1.key }) {
+            let read = store.read(ModelQueries.all[query])
+            if last.isMissing != read.isMissing || last.data != read.data {
+                Issue.record(
+                    """
+                    seed \(seed), step \(step), watcher of q\(query) last heard \(last.isMissing ? "missing " : "")\(String(describing: last.data)); \
+                    a read gives \(read.isMissing ? "missing " : "")\(String(describing: read.data))
+                    last steps:
+                    \(log.suffix(12).joined(separator: "\n"))
+                    """)
+                throw StoreModelTests.ModelMismatch()
+            }
+        }
+    }
 }
 
 /// A cache over another that is slow now and then and fails while told to (a disk that
@@ -415,6 +503,8 @@ struct ModelStore {
     var storeInvalidatedAt: Int?
     var invalidatedAt: [DataID: Int] = [:]
     var collectionPending = false
+    /// The queries watched: a store's garbage collection keeps what its watchers read.
+    var watched = Set<Int>()
 
     func normalize(_ data: JSONObject, query: Int) -> RecordSource {
         let descriptor = ModelQueries.all[query]
@@ -599,6 +689,7 @@ struct ModelStore {
         for (query, root) in roots where root.retainCount > 0 || releaseBuffer.contains(query) {
             reachable.formUnion(read(query: query, source: base).seenIDs)
         }
+        for query in watched { reachable.formUnion(read(query: query, source: base).seenIDs) }
         for id in base.ids where !reachable.contains(id) {
             base.remove(id)
             invalidatedAt[id] = nil

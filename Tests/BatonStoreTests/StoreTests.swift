@@ -220,6 +220,39 @@ struct StoreTests {
         #expect(counter.results.first?.data?["hero"]?["name"] == "Changed")
     }
 
+    /// Issue 26: a commit only records what it changed; the watchers re-read after its lock,
+    /// once for all the commits made meanwhile. While one watcher's callback runs (its thread
+    /// holds the drain), ten publishes from another thread return without waiting for it or for
+    /// any re-read, and the other watcher then hears once: the last data. (Before, each publish
+    /// re-read it under the lock and it heard all ten.)
+    @Test func aBurstOfCommitsWhileAWatcherIsCalledIsReReadOnce() async throws {
+        let (first, second) = (descriptorFor(1), descriptorFor(2))
+        @Sendable func hero(_ name: String) -> JSONObject { ["hero": ["__typename": "Droid", "name": .string(name)]] }
+        let heard = Received()
+        await onOwnThread {
+            let store = Store()
+            store.publish(data: hero("first"), for: first)
+            store.publish(data: hero("second"), for: second)
+            let (entered, release) = (DispatchSemaphore(value: 0), DispatchSemaphore(value: 0))
+            let busy = store.subscribe(first) { _ in
+                entered.signal()
+                release.wait()
+            }.subscription
+            let other = store.subscribe(second) { heard.append($0) }.subscription
+            let publisher = DispatchGroup()
+            DispatchQueue.global().async(group: publisher) { store.publish(data: hero("first, changed"), for: first) }
+            entered.wait()
+            for index in 0..<10 { store.publish(data: hero("second \(index)"), for: second) }
+            #expect(heard.results.isEmpty)
+            release.signal()
+            publisher.wait()
+            busy.cancel()
+            other.cancel()
+        }
+        #expect(heard.results.count == 1)
+        #expect(heard.results.first?.data?["hero"]?["name"] == "second 9")
+    }
+
     private func descriptorFor(_ index: Int) -> OperationDescriptor {
         OperationDescriptor(
             name: "Hero\(index)",

@@ -8,43 +8,57 @@ struct WatcherNotification {
     let onChange: @Sendable (ReadResult) -> Void
 }
 
-/// Calls watchers in commit order, never while the store is locked, so a callback may read or
-/// write the store. A commit enqueues its notifications under the store's lock and then drains;
-/// a drain already under way (on another thread, or further up this one's stack when a callback
-/// published) delivers them instead, after the ones before them.
+/// Notifies watchers in commit order, never while the store is locked, so that a callback may
+/// read or write the store (relay-runtime's publish queue runs its subscriptions so, after the
+/// commit). A commit only records what it changed (``enqueue(_:)``, under the store's lock) and
+/// then drains: one drainer at a time takes every change recorded so far, has the watchers they
+/// concern re-read once for the whole batch (``drain(_:)``'s `reread`, which takes the lock only
+/// as it needs it), and delivers the notifications; a drain already under way (on another
+/// thread, or further up this one's stack when a callback published) delivers the later ones,
+/// after the ones before them. Committers never wait for watchers to re-read, and a burst of
+/// commits costs each affected watcher one read.
 final class NotificationQueue: Sendable {
     private struct Queue {
-        var items: [WatcherNotification] = []
+        var changes: [PendingChange] = []
         var draining = false
     }
 
     private let queue = Locked(Queue())
 
-    /// Adds notifications at the end. Call while holding the store's lock.
-    func enqueue(_ notifications: [WatcherNotification]) {
-        guard !notifications.isEmpty else { return }
-        queue.withLock { $0.items.append(contentsOf: notifications) }
+    /// Records a commit's change, at the end. Call while holding the store's lock, so that the
+    /// changes stay in commit order.
+    func enqueue(_ change: PendingChange) {
+        queue.withLock { $0.changes.append(change) }
     }
 
-    /// Delivers everything pending, in order, unless a drain is already under way.
-    func drain() {
-        var batch = queue.withLock { queue -> [WatcherNotification] in
-            guard !queue.draining, !queue.items.isEmpty else { return [] }
-            queue.draining = true
-            defer { queue.items.removeAll(keepingCapacity: true) }
-            return queue.items
+    /// The changes recorded and not yet taken, oldest first; they are the caller's now. Call
+    /// while holding the store's lock.
+    func takeChanges() -> [PendingChange] {
+        queue.withLock { queue in
+            defer { queue.changes.removeAll(keepingCapacity: true) }
+            return queue.changes
         }
-        while !batch.isEmpty {
+    }
+
+    /// Unless a drain is already under way: calls `reread` (which takes the pending changes
+    /// with ``takeChanges()`` and returns the notifications of the watchers they changed) and
+    /// delivers what it returns, in order, until no change is left.
+    func drain(_ reread: () -> [WatcherNotification]) {
+        let claimed = queue.withLock { queue -> Bool in
+            guard !queue.draining, !queue.changes.isEmpty else { return false }
+            queue.draining = true
+            return true
+        }
+        guard claimed else { return }
+        while true {
             // A cancelled subscription hears nothing more, even of changes made before it ended.
-            for notification in batch where !notification.subscription.isSet { notification.onChange(notification.result) }
-            batch = queue.withLock { queue -> [WatcherNotification] in
-                if queue.items.isEmpty {
-                    queue.draining = false
-                    return []
-                }
-                defer { queue.items.removeAll(keepingCapacity: true) }
-                return queue.items
+            for notification in reread() where !notification.subscription.isSet { notification.onChange(notification.result) }
+            let done = queue.withLock { queue -> Bool in
+                guard queue.changes.isEmpty else { return false }
+                queue.draining = false
+                return true
             }
+            if done { return }
         }
     }
 }

@@ -74,7 +74,7 @@ extension Store {
             for root in state.roots.values where root.retainCount > 0 || state.releaseBuffer.contains(root.descriptor.rootKey) {
                 reachable.formUnion(state.readBase(root.descriptor).seenIDs)
             }
-            for watcher in state.subscriptions.watchers.values { reachable.formUnion(watcher.last.seenIDs) }
+            reachable.formUnion(state.watchedIDs())
             for id in state.source.ids where !reachable.contains(id) { removed.insert(id) }
             return StoreChanges(records: RecordSource(), evictions: removed)
         }

@@ -188,7 +188,7 @@ public final class Store: Sendable {
             takeInChangesByOthers(&state)
             return try body(&state)
         }
-        notifications.drain()
+        notifyWatchers()
         return result
     }
 
@@ -248,11 +248,10 @@ public final class Store: Sendable {
         for (id, epoch) in state.invalidatedAt where invalidationsBefore[id] != epoch { changed.insert(id) }
         guard !changed.isEmpty else { return }
         if state.optimistic.isEmpty {
-            notifications.enqueue(state.notifyWatchers(of: changed, changedRootFields: rootFields))
+            state.noteChange(of: changed, changedRootFields: rootFields, in: notifications)
         } else {
             let touched = state.optimistic.rebase(changedBase: changed, removed: nil, baseLookup: state.baseLookup)
-            notifications.enqueue(
-                state.notifyWatchers(of: changed.union(touched.ids), changedRootFields: rootFields.union(touched.rootFields)))
+            state.noteChange(of: changed.union(touched.ids), changedRootFields: rootFields.union(touched.rootFields), in: notifications)
         }
     }
 
@@ -489,8 +488,8 @@ public final class Store: Sendable {
     /// `clear()` and garbage collection: computes the changes against the base records (the
     /// optimistic overlay dropped), applies them, queues them for the persistent cache's writer
     /// (which writes them in commit order, off the lock), rebases the optimistic updates, and
-    /// queues the watchers' notifications while the lock is held; then notifies with the lock
-    /// released.
+    /// records what changed for the watchers while the lock is held; the watchers re-read and
+    /// are notified after it (``notifyWatchers()``).
     ///
     /// Optimistic updates go through it too: `removing` takes a layer away (its server payload
     /// is `compute`'s, or there is none: a revert), `adding` puts a new layer on top, computed
@@ -619,7 +618,7 @@ public final class Store: Sendable {
             }
             var layerID = -1
             if state.optimistic.isEmpty && removedLayer == nil && recipe == nil {
-                notifications.enqueue(state.notifyWatchers(of: changed, changedRootFields: rootFields, silencing: silencing))
+                state.noteChange(of: changed, changedRootFields: rootFields, silencing: silencing, in: notifications)
             } else {
                 var touched: (ids: Set<DataID>, rootFields: Set<String>) = ([], [])
                 if !state.optimistic.isEmpty || removedLayer != nil {
@@ -634,17 +633,30 @@ public final class Store: Sendable {
                     touched.ids.formUnion(changes.records.ids)
                     if let root = changes.records[.rootID] { touched.rootFields.formUnion(root.fields.keys) }
                 }
-                notifications.enqueue(
-                    state.notifyWatchers(
-                        of: changed.union(touched.ids), changedRootFields: rootFields?.union(touched.rootFields), silencing: silencing))
+                state.noteChange(
+                    of: changed.union(touched.ids), changedRootFields: rootFields?.union(touched.rootFields), silencing: silencing,
+                    in: notifications)
             }
             state.trimMemory()
             return (changed, removedLayer != nil && state.optimistic.isEmpty && state.garbageCollectionPending, layerID)
         }
         addedLayer = layerID
-        notifications.drain()
+        notifyWatchers()
         if collect { collectGarbage() }
         return changed
+    }
+
+    /// Has the watchers re-read what the commits so far changed, and calls those whose data
+    /// changed, in commit order, with the lock released (see ``NotificationQueue``). In memory,
+    /// the re-reads run without the lock too, over the records as they were when the drain
+    /// took the changes: a slow watcher never holds up a publisher.
+    private func notifyWatchers() {
+        notifications.drain { [state, notifications] in
+            let planned = state.withLock { $0.planRereads(from: notifications) }
+            guard let lookup = planned.lookup else { return planned.notifications }
+            let results = planned.reads.map { (id: $0.id, result: StoreState.run($0, lookup: lookup)) }
+            return state.withLock { $0.take(results, at: planned.version) }
+        }
     }
 
     /// Makes the next ``check(_:)`` of any operation that read this record report it stale.
@@ -677,7 +689,8 @@ public final class Store: Sendable {
         let cancelled = OnceFlag()
         return withCurrentState { state in
             let initial = state.read(descriptor)
-            let id = state.subscriptions.add(Watcher(descriptor: descriptor, last: initial, cancelled: cancelled, onChange: onChange))
+            let id = state.subscriptions.add(
+                Watcher(descriptor: descriptor, last: initial, readVersion: state.changeVersion, cancelled: cancelled, onChange: onChange))
             return (initial, StoreSubscription(store: self, id: id, cancelled: cancelled))
         }
     }

@@ -54,6 +54,11 @@ struct StoreState {
 
     /// The watchers, indexed by what they read.
     var subscriptions = StoreSubscriptions()
+    /// Counts the commits that changed something while watchers were registered (see
+    /// ``noteChange(of:changedRootFields:silencing:in:)``).
+    var changeVersion = 0
+    /// The change version up to which every watcher has re-read what concerned it.
+    var rereadThrough = 0
 
     var roots: [String: RootState] = [:]
     /// Each fetched operation's last write, by root key (kept in the cache).
@@ -142,19 +147,87 @@ struct StoreState {
         memory.trim { watched[$0] != nil }
     }
 
-    /// Re-reads the watchers that saw any of `changed` records or `changedRootFields` (all
-    /// watchers of the root when `nil`), and returns the notifications of those whose data
-    /// changed (see ``StoreSubscriptions/notify(of:changedRootFields:silencing:read:)``).
-    mutating func notifyWatchers(
-        of changed: Set<DataID>, changedRootFields: Set<String>?, silencing: Int? = nil
-    ) -> [WatcherNotification] {
-        // Not `self`: a copy of the state would share, and so copy on write, the indexes `notify` updates.
-        let (memory, lookup, freshness, mayHoldAges) = (self.memory, self.lookup, self.freshness, self.mayHoldAges)
-        return subscriptions.notify(of: changed, changedRootFields: changedRootFields, silencing: silencing) { descriptor in
-            let rules = freshness.rules(for: descriptor.cacheDirectives)
-            let ages = rules != nil || mayHoldAges ? AgeReading(datesFields: true, rules: rules) : nil
-            return Self.read(descriptor, memory: memory, lookup: lookup, ages: ages)
+    /// Records what a commit changed for the watchers that saw it, who re-read once the lock is
+    /// released (see ``NotificationQueue``); nothing when no watcher is registered. The watcher
+    /// `silencing` (the one whose own fetch this commit publishes) re-reads now and takes the new
+    /// read without a notification.
+    mutating func noteChange(
+        of changed: Set<DataID>, changedRootFields: Set<String>?, silencing: Int? = nil, in queue: NotificationQueue
+    ) {
+        guard !subscriptions.isEmpty else { return }
+        if changed.isEmpty, let fields = changedRootFields, fields.isEmpty { return }
+        changeVersion += 1
+        queue.enqueue(PendingChange(version: changeVersion, records: changed, rootFields: changedRootFields))
+        if let silencing, let descriptor = subscriptions.descriptor(of: silencing) {
+            let result = read(descriptor)
+            _ = subscriptions.take(result, for: silencing, at: changeVersion, silently: true)
         }
+    }
+
+    /// One watcher's re-read, planned under the lock and run after it.
+    struct PlannedRead {
+        let id: Int
+        let descriptor: OperationDescriptor
+        let ages: AgeReading?
+    }
+
+    /// Takes the changes `queue` holds and re-reads the watchers they concern, each once, at the
+    /// current change version. With a persistent cache the reads run here (they may load records,
+    /// which only the lock's holder may do) and their notifications are returned; in memory the
+    /// records and the optimistic overlay are values, so the reads are returned with a lookup
+    /// over them as they are now, to run once the lock is released (``take(_:at:)``).
+    mutating func planRereads(
+        from queue: NotificationQueue
+    ) -> (notifications: [WatcherNotification], reads: [PlannedRead], lookup: Reader.Lookup?, version: Int) {
+        let ids = subscriptions.affected(by: queue.takeChanges())
+        guard !ids.isEmpty else {
+            rereadThrough = changeVersion
+            return ([], [], nil, changeVersion)
+        }
+        if memory.isBacked {
+            var notifications: [WatcherNotification] = []
+            for id in ids {
+                guard let descriptor = subscriptions.descriptor(of: id) else { continue }
+                let result = read(descriptor)
+                if let notification = subscriptions.take(result, for: id, at: changeVersion) { notifications.append(notification) }
+            }
+            rereadThrough = changeVersion
+            return (notifications, [], nil, changeVersion)
+        }
+        let reads = ids.compactMap { id in
+            subscriptions.descriptor(of: id).map { PlannedRead(id: id, descriptor: $0, ages: ageReading(for: $0)) }
+        }
+        return ([], reads, lookup, changeVersion)
+    }
+
+    /// Takes the reads that ``planRereads(from:)`` planned, made at change `version`, and
+    /// returns the notifications of the watchers whose data changed.
+    mutating func take(_ results: [(id: Int, result: ReadResult)], at version: Int) -> [WatcherNotification] {
+        var notifications: [WatcherNotification] = []
+        for (id, result) in results {
+            if let notification = subscriptions.take(result, for: id, at: version) { notifications.append(notification) }
+        }
+        rereadThrough = max(rereadThrough, version)
+        return notifications
+    }
+
+    /// Runs a read that ``planRereads(from:)`` planned over records in memory, without the lock.
+    static func run(_ read: PlannedRead, lookup: @escaping Reader.Lookup) -> ReadResult {
+        Reader.read(
+            selections: read.descriptor.selections, rootID: read.descriptor.rootID, rootType: read.descriptor.rootType,
+            variables: read.descriptor.variables, ages: read.ages, cacheKeys: read.descriptor.cacheKeys, lookup: lookup)
+    }
+
+    /// What every watcher reads: what its last read saw and, while changes wait for watchers to
+    /// re-read, what it would see now (kept by garbage collection and the cache's eviction).
+    func watchedIDs() -> Set<DataID> {
+        var ids = Set<DataID>()
+        let settled = rereadThrough == changeVersion
+        for watcher in subscriptions.watchers.values {
+            ids.formUnion(watcher.last.seenIDs)
+            if !settled && watcher.readVersion < changeVersion { ids.formUnion(read(watcher.descriptor).seenIDs) }
+        }
+        return ids
     }
 }
 
@@ -202,7 +275,7 @@ extension StoreState {
                 keep.formUnion(readBase(root.descriptor).seenIDs)
             }
         }
-        for watcher in subscriptions.watchers.values { keep.formUnion(watcher.last.seenIDs) }
+        memory.withoutTouching { keep.formUnion(watchedIDs()) }
         return keep
     }
 }

@@ -4,14 +4,24 @@ import BatonAPI
 struct Watcher {
     let descriptor: OperationDescriptor
     var last: ReadResult
+    /// The store's change version `last` was read at: it shows every change up to that one.
+    var readVersion: Int
     /// Set when the subscription is cancelled: pending notifications are then dropped.
     let cancelled: OnceFlag
     let onChange: @Sendable (ReadResult) -> Void
 }
 
+/// What one commit changed, kept for the watchers until they have re-read: the records, and the
+/// root record's fields (`nil`: all of them).
+struct PendingChange {
+    let version: Int
+    let records: Set<DataID>
+    let rootFields: Set<String>?
+}
+
 /// The store's watchers (relay-runtime's `RelayStoreSubscriptions`), indexed by the records and
-/// root fields their last read saw: a commit finds the watchers to re-read without scanning
-/// them all, and re-reads only those.
+/// root fields their last read saw: the changes a batch of commits made find the watchers to
+/// re-read without scanning them all, and only those re-read.
 struct StoreSubscriptions {
     private(set) var watchers: [Int: Watcher] = [:]
     /// Watchers by the record IDs their last read saw.
@@ -21,6 +31,7 @@ struct StoreSubscriptions {
     private var nextID = 0
 
     var count: Int { watchers.count }
+    var isEmpty: Bool { watchers.isEmpty }
 
     mutating func add(_ watcher: Watcher) -> Int {
         let id = nextID
@@ -51,41 +62,48 @@ struct StoreSubscriptions {
         }
     }
 
-    /// Re-reads (with `read`) the watchers that saw any of `changed` records or
-    /// `changedRootFields` (all watchers of the root when `nil`) and returns the notifications of
-    /// those whose data changed, for the store to deliver once its lock is released. The watcher
-    /// `silencing` (the one whose own fetch this commit publishes) takes the new read without a
-    /// notification.
-    mutating func notify(
-        of changed: Set<DataID>, changedRootFields: Set<String>?, silencing: Int?, read: (OperationDescriptor) -> ReadResult
-    ) -> [WatcherNotification] {
+    /// The watchers, in the order they subscribed, whose last read saw a record or root field
+    /// that one of `changes` made after that read.
+    func affected(by changes: [PendingChange]) -> [Int] {
         if watchers.isEmpty { return [] }
         var affected = Set<Int>()
-        for id in changed where id != .rootID {
-            if let ids = byRecord[id] { affected.formUnion(ids) }
-        }
-        if let changedRootFields {
-            for field in changedRootFields {
-                if let ids = byRootField[field] { affected.formUnion(ids) }
+        for change in changes {
+            var candidates = Set<Int>()
+            for id in change.records where id != .rootID {
+                if let ids = byRecord[id] { candidates.formUnion(ids) }
             }
-        } else {
-            affected.formUnion(watchers.keys)
-        }
-        var notifications: [WatcherNotification] = []
-        for id in affected.sorted() {
-            guard var watcher = watchers[id] else { continue }
-            let result = read(watcher.descriptor)
-            if result.seenIDs != watcher.last.seenIDs || result.seenRootFields != watcher.last.seenRootFields {
-                unindex(id, records: watcher.last.seenIDs, rootFields: watcher.last.seenRootFields)
-                index(id, records: result.seenIDs, rootFields: result.seenRootFields)
+            if let fields = change.rootFields {
+                for field in fields {
+                    if let ids = byRootField[field] { candidates.formUnion(ids) }
+                }
+            } else {
+                candidates.formUnion(watchers.keys)
             }
-            let differs = result.data != watcher.last.data || result.isMissing != watcher.last.isMissing
-            watcher.last = result
-            watchers[id] = watcher
-            if differs && id != silencing {
-                notifications.append(WatcherNotification(subscription: watcher.cancelled, result: result, onChange: watcher.onChange))
+            for id in candidates where !affected.contains(id) {
+                if let watcher = watchers[id], watcher.readVersion < change.version { affected.insert(id) }
             }
         }
-        return notifications
+        return affected.sorted()
+    }
+
+    /// The descriptor watcher `id` reads, while it is registered.
+    func descriptor(of id: Int) -> OperationDescriptor? { watchers[id]?.descriptor }
+
+    /// Takes `result`, read at change version `version`, as watcher `id`'s last read (re-indexed
+    /// by what it saw), and returns its notification when its data changed, unless `silently`.
+    /// A watcher that is gone, or that has read at this version or a later one since, keeps what
+    /// it has.
+    mutating func take(_ result: ReadResult, for id: Int, at version: Int, silently: Bool = false) -> WatcherNotification? {
+        guard var watcher = watchers[id], watcher.readVersion < version else { return nil }
+        if result.seenIDs != watcher.last.seenIDs || result.seenRootFields != watcher.last.seenRootFields {
+            unindex(id, records: watcher.last.seenIDs, rootFields: watcher.last.seenRootFields)
+            index(id, records: result.seenIDs, rootFields: result.seenRootFields)
+        }
+        let differs = result.data != watcher.last.data || result.isMissing != watcher.last.isMissing
+        watcher.last = result
+        watcher.readVersion = version
+        watchers[id] = watcher
+        guard differs && !silently else { return nil }
+        return WatcherNotification(subscription: watcher.cancelled, result: result, onChange: watcher.onChange)
     }
 }

@@ -18,7 +18,9 @@ struct ExampleServerWebSocketTests {
     }
 
     /// Connects asking for `subprotocol`, sends `messages` in order, then reads until the server
-    /// closes the socket, the messages received satisfy `done`, or 10 seconds pass.
+    /// closes the socket, the messages received satisfy `done`, or 60 seconds pass (every test
+    /// ends at a close or at `done`; the bound is for a broken server, and long because a full
+    /// run beside a build once took over 10 s to deliver a two-event subscription).
     func session(
         _ server: RunningExampleServer, subprotocol: String? = "graphql-transport-ws", messages: [String],
         until done: @escaping @Sendable ([String]) -> Bool = { _ in false }
@@ -39,7 +41,7 @@ struct ExampleServerWebSocketTests {
                 }
             }
             let timer = Task {
-                try await Task.sleep(for: .seconds(10))
+                try await Task.sleep(for: .seconds(60))
                 reader.cancel()
             }
             _ = await reader.result
