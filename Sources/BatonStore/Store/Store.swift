@@ -647,15 +647,22 @@ public final class Store: Sendable {
     }
 
     /// Has the watchers re-read what the commits so far changed, and calls those whose data
-    /// changed, in commit order, with the lock released (see ``NotificationQueue``). In memory,
-    /// the re-reads run without the lock too, over the records as they were when the drain
-    /// took the changes: a slow watcher never holds up a publisher.
+    /// changed, in commit order, with the lock released (see ``NotificationQueue``). The
+    /// re-reads run without the lock too, over the records in memory as they were when the
+    /// drain took the changes: re-reading watchers never holds up a publisher. (With a
+    /// persistent cache, a re-read that needs a record memory let go is made again under the
+    /// lock, where it is loaded; what watchers read stays in memory, so this is rare.)
     private func notifyWatchers() {
         notifications.drain { [state, notifications] in
             let planned = state.withLock { $0.planRereads(from: notifications) }
-            guard let lookup = planned.lookup else { return planned.notifications }
-            let results = planned.reads.map { (id: $0.id, result: StoreState.run($0, lookup: lookup)) }
-            return state.withLock { $0.take(results, at: planned.version) }
+            guard !planned.reads.isEmpty else { return [] }
+            var results: [(id: Int, result: ReadResult)] = []
+            results.reserveCapacity(planned.reads.count)
+            for read in planned.reads {
+                results.append((read.id, StoreState.run(read, lookup: planned.lookup)))
+                if planned.misses.any { break }
+            }
+            return state.withLock { $0.take(results, of: planned) }
         }
     }
 

@@ -95,8 +95,10 @@ struct StoreState {
 
     /// What readers see: the base records with the optimistic overlay on top. A record not in
     /// memory is loaded from the cache.
-    var lookup: Reader.Lookup {
-        let base = baseLookup
+    var lookup: Reader.Lookup { layered(over: baseLookup) }
+
+    /// The optimistic overlay over `base`.
+    private func layered(over base: @escaping Reader.Lookup) -> Reader.Lookup {
         if optimistic.overlay.count == 0 { return base }
         let overlay = optimistic.overlay
         return { RecordState.layered(overlay.state(of: $0), over: base($0)) }
@@ -171,47 +173,52 @@ struct StoreState {
         let ages: AgeReading?
     }
 
-    /// Takes the changes `queue` holds and re-reads the watchers they concern, each once, at the
-    /// current change version. With a persistent cache the reads run here (they may load records,
-    /// which only the lock's holder may do) and their notifications are returned; in memory the
-    /// records and the optimistic overlay are values, so the reads are returned with a lookup
-    /// over them as they are now, to run once the lock is released (``take(_:at:)``).
-    mutating func planRereads(
-        from queue: NotificationQueue
-    ) -> (notifications: [WatcherNotification], reads: [PlannedRead], lookup: Reader.Lookup?, version: Int) {
+    /// Re-reads of watchers, planned under the lock and made after it: over `lookup`, the
+    /// records in memory and the optimistic overlay as they were at change `version` (values:
+    /// the commits made meanwhile do not change them).
+    struct PlannedRereads {
+        let reads: [PlannedRead]
+        let lookup: Reader.Lookup
+        let version: Int
+        /// Set when a read needed a record memory lacked and the cache may hold.
+        let misses: ReadMisses
+    }
+
+    /// Takes the changes `queue` holds and plans the re-reads of the watchers they concern, each
+    /// once, at the current change version (``run(_:lookup:)`` makes them; ``take(_:of:)`` takes
+    /// their results).
+    mutating func planRereads(from queue: NotificationQueue) -> PlannedRereads {
         let ids = subscriptions.affected(by: queue.takeChanges())
-        guard !ids.isEmpty else {
-            rereadThrough = changeVersion
-            return ([], [], nil, changeVersion)
-        }
-        if memory.isBacked {
-            var notifications: [WatcherNotification] = []
-            for id in ids {
-                guard let descriptor = subscriptions.descriptor(of: id) else { continue }
-                let result = read(descriptor)
-                if let notification = subscriptions.take(result, for: id, at: changeVersion) { notifications.append(notification) }
-            }
-            rereadThrough = changeVersion
-            return (notifications, [], nil, changeVersion)
-        }
         let reads = ids.compactMap { id in
             subscriptions.descriptor(of: id).map { PlannedRead(id: id, descriptor: $0, ages: ageReading(for: $0)) }
         }
-        return ([], reads, lookup, changeVersion)
+        let misses = ReadMisses()
+        if reads.isEmpty { rereadThrough = changeVersion }
+        return PlannedRereads(reads: reads, lookup: layered(over: memory.unlockedLookup(noting: misses)), version: changeVersion, misses: misses)
     }
 
-    /// Takes the reads that ``planRereads(from:)`` planned, made at change `version`, and
-    /// returns the notifications of the watchers whose data changed.
-    mutating func take(_ results: [(id: Int, result: ReadResult)], at version: Int) -> [WatcherNotification] {
+    /// Takes the results of `planned`'s reads and returns the notifications of the watchers
+    /// whose data changed. When a read needed a record memory lacked (a persistent cache's
+    /// working set let it go), the planned watchers read again here, where records are loaded,
+    /// at the current version.
+    mutating func take(_ results: [(id: Int, result: ReadResult)], of planned: PlannedRereads) -> [WatcherNotification] {
         var notifications: [WatcherNotification] = []
-        for (id, result) in results {
-            if let notification = subscriptions.take(result, for: id, at: version) { notifications.append(notification) }
+        if planned.misses.any {
+            for read in planned.reads {
+                let result = self.read(read.descriptor)
+                if let notification = subscriptions.take(result, for: read.id, at: changeVersion) { notifications.append(notification) }
+            }
+            rereadThrough = max(rereadThrough, planned.version)
+            return notifications
         }
-        rereadThrough = max(rereadThrough, version)
+        for (id, result) in results {
+            if let notification = subscriptions.take(result, for: id, at: planned.version) { notifications.append(notification) }
+        }
+        rereadThrough = max(rereadThrough, planned.version)
         return notifications
     }
 
-    /// Runs a read that ``planRereads(from:)`` planned over records in memory, without the lock.
+    /// Makes a read that ``planRereads(from:)`` planned, without the lock.
     static func run(_ read: PlannedRead, lookup: @escaping Reader.Lookup) -> ReadResult {
         Reader.read(
             selections: read.descriptor.selections, rootID: read.descriptor.rootID, rootType: read.descriptor.rootType,

@@ -71,6 +71,21 @@ final class WorkingSet {
         return true
     }
 
+    /// A lookup over the records in memory as they are now, for a read made after the store's
+    /// lock is released (a watcher's re-read): it loads nothing and touches nothing, and an ID
+    /// memory lacks that the cache may hold sets `misses.any` (the read must then be made again
+    /// under the lock, where records can be loaded).
+    func unlockedLookup(noting misses: ReadMisses) -> Reader.Lookup {
+        let records = self.records
+        guard cache != nil, cacheIsReadable else { return { records.state(of: $0) } }
+        let (absent, written) = (self.absent, self.writtenSinceEmpty)
+        return { id in
+            if let state = records.state(of: id) { return state }
+            if !absent.contains(id) && written.map({ $0.contains(id) }) ?? true { misses.any = true }
+            return nil
+        }
+    }
+
     /// The state of `id`, loading it from the cache when memory does not have it (or, during a
     /// batched read, noting it as missed).
     func state(of id: DataID) -> RecordState? {
@@ -309,4 +324,10 @@ final class WorkingSet {
             excess -= 1
         }
     }
+}
+
+/// Whether a read over ``WorkingSet/unlockedLookup(noting:)`` needed a record memory lacked.
+/// Used by the one thread that runs the read.
+final class ReadMisses {
+    var any = false
 }
