@@ -44,6 +44,9 @@ public struct RecordSource: Sendable, Hashable {
     /// `nil` when the ID is missing (unknown to this source).
     public func state(of id: DataID) -> RecordState? { states[id] }
 
+    /// Whether the source knows `id` (a record or a deletion), without copying its state.
+    @inlinable public func contains(_ id: DataID) -> Bool { states.index(forKey: id) != nil }
+
     public var count: Int { states.count }
     public var ids: Dictionary<DataID, RecordState>.Keys { states.keys }
 

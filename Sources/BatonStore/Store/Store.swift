@@ -605,8 +605,13 @@ public final class Store: Sendable {
                 }
                 // What memory holds of each changed ID. An invalidated record that is not in
                 // memory is only marked: its stored copy stays.
-                for id in clearsCache ? applied : changed {
-                    if let record = state.source.state(of: id) { batch.records[id] = record }
+                do {
+                    // Scoped: the copy of the table must be gone before memory changes again.
+                    let (written, source) = (clearsCache ? applied : changed, state.source)
+                    batch.records.reserveCapacity(written.count)
+                    for id in written {
+                        if let record = source.state(of: id) { batch.records[id] = record }
+                    }
                 }
                 if batch.changesData {
                     // Reads since the last write go with the next one that writes something (an

@@ -131,8 +131,14 @@ final class WorkingSet {
     @discardableResult
     func load(_ ids: some Sequence<DataID>, readingAhead: Bool = false) -> Bool {
         guard let cache, cacheIsReadable else { return false }
+        // A cache that held nothing and was written nothing since has nothing to load.
+        if let written = writtenSinceEmpty, written.isEmpty { return false }
         var wanted = Set<DataID>()
-        for id in ids where records.state(of: id) == nil && cacheMayHold(id) { wanted.insert(id) }
+        do {
+            // Scoped: the copy must be gone before `records` changes below (else it copies the table).
+            let records = self.records
+            for id in ids where !records.contains(id) && cacheMayHold(id) { wanted.insert(id) }
+        }
         guard !wanted.isEmpty else { return false }
         var readAhead = false
         do {
@@ -203,16 +209,32 @@ final class WorkingSet {
 
     /// Records a commit changed, now in memory and queued for the cache: they stay in memory
     /// until ``didWrite(_:succeeded:)``.
-    func willWrite(_ ids: some Sequence<DataID>) {
+    func willWrite(_ ids: some Collection<DataID>) {
         guard cache != nil else { return }
+        // The tables are taken out for the loop and put back: one exclusivity check each instead
+        // of several per ID, and their room made once. (A first write of the GitHub response's
+        // 800 records cost 2.0 M instructions here, most of the SQLite publish's extra cost over
+        // an in-memory one: callgrind, issue 26.)
+        var pending = pendingWrites
+        var uses = lastUse
+        var written = writtenSinceEmpty
+        var absent = self.absent
+        (pendingWrites, lastUse, writtenSinceEmpty, self.absent) = ([:], [:], nil, [])
+        defer { (pendingWrites, lastUse, writtenSinceEmpty, self.absent) = (pending, uses, written, absent) }
+        let records = self.records
+        let (writeClock, knownLimit) = (clockAtLastWrite, knownIDsLimit)
+        pending.reserveCapacity(pending.count + ids.count)
+        uses.reserveCapacity(min(uses.count + ids.count, limit + ids.count))
+        if written != nil { written!.reserveCapacity(min(written!.count + ids.count, knownLimit + 1)) }
         for id in ids {
-            absent.remove(id)
-            if writtenSinceEmpty != nil {
-                writtenSinceEmpty!.insert(id)
-                if writtenSinceEmpty!.count > knownIDsLimit { writtenSinceEmpty = nil }
+            if !absent.isEmpty { absent.remove(id) }
+            if written != nil {
+                written!.insert(id)
+                if written!.count > knownLimit { written = nil }
             }
-            pendingWrites[id, default: 0] += 1
-            if records.state(of: id) != nil { touch(id, read: false) } else { lastUse[id] = nil }
+            pending[id, default: 0] += 1
+            // A record in memory is dated by the write (not a read: see `touch`).
+            if records.contains(id) { uses[id] = writeClock } else { uses[id] = nil }
         }
     }
 
