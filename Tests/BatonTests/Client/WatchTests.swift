@@ -18,12 +18,12 @@ struct WatchTests {
             let counter = RequestCounter()
             let client = BatonClient(url: server.url, interceptors: [counter])
             let watch = Collector(client.watch(query: hero))
-            #expect(await watch.wait { $0.elements.count == 1 })
+            try #require(await watch.wait { $0.elements.count == 1 })
             #expect(watch.elements[0].source == .server)
             // Another write points Luke's friends at a record the store does not have.
             client.store.publish(
                 RecordSource(records: [Record(id: "Human:1000", typename: "Human", fields: ["friends": .list([.link("Human:9999")])])]))
-            #expect(await watch.wait { $0.elements.count == 2 })
+            try #require(await watch.wait { $0.elements.count == 2 })
             #expect(watch.elements[1].source == .server)
             #expect(watch.elements[1].data?.hero?.friends?.count == watch.elements[0].data?.hero?.friends?.count)
             #expect(counter.count == 2)
@@ -38,12 +38,12 @@ struct WatchTests {
             let counter = RequestCounter()
             let client = BatonClient(url: server.url, interceptors: [counter])
             let watch = Collector(client.watch(query: hero, refetchOnFailedUpdates: false))
-            #expect(await watch.wait { $0.elements.count == 1 })
+            try #require(await watch.wait { $0.elements.count == 1 })
             // An unrelated change: nothing.
             client.store.publish(RecordSource(records: [Record(id: "Human:1002", typename: "Human", fields: ["name": .scalar("Han")])]))
             client.store.publish(
                 RecordSource(records: [Record(id: "Human:1000", typename: "Human", fields: ["friends": .list([.link("Human:9999")])])]))
-            #expect(await watch.wait { $0.elements.count == 2 })
+            try #require(await watch.wait { $0.elements.count == 2 })
             let signal = watch.elements[1]
             #expect(signal.data == nil)
             #expect(signal.errors?.first?.extensions?["code"] == .string(storeCannotReadQueryErrorCode))
@@ -64,7 +64,7 @@ struct WatchTests {
             #expect(!watch.finished)
             #expect(counter.count == 0)
             _ = try await client.fetch(query: hero, cachePolicy: .networkOnly)
-            #expect(await watch.wait { $0.elements.count == 1 })
+            try #require(await watch.wait { $0.elements.count == 1 })
             #expect(watch.elements[0].source == .cache)
             #expect(watch.elements[0].data?.hero?.name == "Luke Skywalker")
             #expect(watch.error == nil)
@@ -87,7 +87,7 @@ struct WatchTests {
             }
             defer { other.cancel() }
             let watch = Collector(client.watch(query: hero, cachePolicy: .networkOnly))
-            #expect(await watch.wait { $0.elements.contains { $0.data?.hero?.name == "Luke" } })
+            try #require(await watch.wait { $0.elements.contains { $0.data?.hero?.name == "Luke" } })
             #expect(watch.elements.last?.data?.hero?.name == "Luke")
             #expect(watch.elements.filter { $0.source == .server }.count <= 1)
             watch.cancel()
@@ -106,7 +106,7 @@ struct WatchTests {
             #expect(ignoring.data?.hero?.friends?.first??.__id == "client:Human:1000:friends:0")
             #expect(client.store.recordState(of: "Human:1000") == nil)
             let watch = Collector(client.watch(query: query))
-            #expect(await watch.wait { !$0.elements.isEmpty })
+            try #require(await watch.wait { !$0.elements.isEmpty })
             #expect(watch.elements[0].data?.hero?.__id == "Human:1000")
             watch.cancel()
             let fetched = try await client.fetch(query: query, cachePolicy: .networkOnly)
@@ -226,7 +226,7 @@ struct WatchTests {
                     #expect(watch.elements.isEmpty && !watch.finished, "watch \(policy) \(warmth)")
                 } else {
                     // A watch keeps the newest result for its consumer: the earlier may be skipped.
-                    #expect(await watch.wait { $0.elements.last?.source == expected.last }, "watch \(policy) \(warmth)")
+                    try #require(await watch.wait { $0.elements.last?.source == expected.last }, "watch \(policy) \(warmth)")
                     let seen = watch.elements.map(\.source)
                     #expect(seen == expected || seen == [expected.last!], "watch \(policy) \(warmth): \(seen)")
                 }

@@ -135,12 +135,12 @@ struct InteropSubscriptionSuiteTests {
         let peer = try await onOwnThread { try InteropPeer.start() }
         let client = kind.client(peer)
         let results = Collector(client.subscribe(subscription: InteropSlowCountSubscription(to: 100_000, delayMs: 50)))
-        #expect(await results.wait { !$0.elements.isEmpty || $0.finished })
+        try #require(await results.wait { !$0.elements.isEmpty || $0.finished })
         await onOwnThread { peer.stop() }
         // The same port again, as a restarted server listens (stopped off Swift's thread pool).
         let restarted = try await onOwnThread { try InteropPeer.start(["--port", "\(peer.port)"]) }
         do {
-            #expect(await results.wait { $0.finished })
+            try #require(await results.wait { $0.finished })
             let error = try #require(results.error)
             switch kind {
             case .webSocket:

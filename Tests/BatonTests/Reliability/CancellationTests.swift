@@ -42,7 +42,7 @@ struct CancellationTests {
         defer { server.stop() }
         let client = BatonClient(networkTransport: WebSocketFaultTests.transport(server, `protocol`))
         let first = Collector(client.subscribe(subscription: CountSubscription(to: 3)))
-        #expect(await first.wait(timeout: .seconds(30)) { $0.elements.count == 1 })
+        try #require(await first.wait(timeout: .seconds(30)) { $0.elements.count == 1 })
         let second = Collector(client.subscribe(subscription: CountSubscription(to: 3)))
         try await Task.sleep(for: .milliseconds(200))
 
@@ -60,7 +60,7 @@ struct CancellationTests {
         try await withExampleServer { server in
             let client = BatonClient(url: server.url)
             let watch = Collector(client.watch(query: HeroNameQuery(episode: .none)))
-            #expect(await watch.wait { $0.elements.count == 1 })
+            try #require(await watch.wait { $0.elements.count == 1 })
             #expect(client.store.watcherCount == 1)
             watch.cancel()
             #expect(await eventually(timeout: .seconds(10)) { client.store.watcherCount == 0 })

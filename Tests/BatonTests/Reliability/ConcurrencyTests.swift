@@ -53,9 +53,9 @@ struct ConcurrencyTests {
                 try await group.waitForAll()
             }
             for watch in heroes {
-                #expect(await watch.wait { $0.elements.contains { $0.data?.hero?.name == "Luke Skywalker" } })
+                try #require(await watch.wait { $0.elements.contains { $0.data?.hero?.name == "Luke Skywalker" } })
             }
-            #expect(await todos.wait { !$0.elements.isEmpty })
+            try #require(await todos.wait { !$0.elements.isEmpty })
             #expect(client.store.optimisticUpdateCount == 0)
             heroes.forEach { $0.cancel() }
             todos.cancel()
@@ -72,11 +72,11 @@ struct ConcurrencyTests {
                 subscription.cancel()
             }
             for (index, subscription) in subscriptions.enumerated() where index % 2 == 0 {
-                #expect(await subscription.wait { $0.finished })
+                try #require(await subscription.wait { $0.finished })
                 #expect(subscription.elements.map { $0.data?.count } == [1, 2, 3])
                 #expect(subscription.error == nil)
             }
-            #expect(await server.webSockets.wait { _ in server.webSockets.openCount == 0 })
+            try #require(await server.webSockets.wait { _ in server.webSockets.openCount == 0 })
         }
     }
 }

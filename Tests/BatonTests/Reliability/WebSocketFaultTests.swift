@@ -94,7 +94,7 @@ struct WebSocketFaultTests {
         defer { server.stop() }
         let client = BatonClient(networkTransport: Self.transport(server))
         let results = Collector(client.subscribe(subscription: CountSubscription(to: 5)))
-        #expect(await results.wait(timeout: .seconds(30)) { $0.finished })
+        try #require(await results.wait(timeout: .seconds(30)) { $0.finished })
         #expect(results.elements.map { $0.data?.count } == [1])
         let error = results.error as? WebSocketTransportError
         #expect(error?.closeCode == GraphQLWebSocketCloseCode(rawValue: code), "\(String(describing: results.error))")
@@ -110,7 +110,7 @@ struct WebSocketFaultTests {
         defer { server.stop() }
         let client = BatonClient(networkTransport: Self.transport(server))
         let results = Collector(client.subscribe(subscription: CountSubscription(to: 3)))
-        #expect(await results.wait(timeout: .seconds(30)) { $0.elements.count >= 3 })
+        try #require(await results.wait(timeout: .seconds(30)) { $0.elements.count >= 3 })
         #expect(results.elements.prefix(3).map { $0.data?.count } == [1, 2, 3])
         #expect(server.events.contains("subscribed 2"))
         results.cancel()
@@ -123,7 +123,7 @@ struct WebSocketFaultTests {
         defer { server.stop() }
         let client = BatonClient(networkTransport: Self.transport(server, `protocol`))
         let results = Collector(client.subscribe(subscription: CountSubscription(to: 3)))
-        #expect(await results.wait(timeout: .seconds(30)) { $0.elements.count >= 2 })
+        try #require(await results.wait(timeout: .seconds(30)) { $0.elements.count >= 2 })
         #expect(results.elements.map { $0.data?.count } == [1, 2])
         results.cancel()
         // Cancelling completes the operation on the server and closes the idle socket.
@@ -138,7 +138,7 @@ struct WebSocketFaultTests {
         defer { server.stop() }
         let client = BatonClient(networkTransport: Self.transport(server))
         let results = Collector(client.subscribe(subscription: CountSubscription(to: 3)))
-        #expect(await results.wait(timeout: .seconds(60)) { $0.finished })
+        try #require(await results.wait(timeout: .seconds(60)) { $0.finished })
         #expect(results.elements.map { $0.data?.count } == [1])
         #expect(server.events.filter { $0.hasPrefix("connected") }.count == 4)
         guard case .reconnectAttemptsExhausted(3, _)? = results.error as? WebSocketTransportError else {
@@ -153,7 +153,7 @@ struct WebSocketFaultTests {
         let client = BatonClient(networkTransport: Self.transport(server, reconnect: .never))
         let start = ContinuousClock.now
         let results = Collector(client.subscribe(subscription: CountSubscription(to: 3)))
-        #expect(await results.wait(timeout: .seconds(30)) { $0.finished })
+        try #require(await results.wait(timeout: .seconds(30)) { $0.finished })
         guard case .acknowledgementTimeout? = results.error as? WebSocketTransportError else {
             Issue.record("expected an acknowledgement time-out, got \(String(describing: results.error))")
             return
@@ -170,11 +170,11 @@ struct WebSocketFaultTests {
         let policy = ReconnectPolicy.exponentialBackoff(maxAttempts: 10, initialDelay: .milliseconds(100), maxDelay: .milliseconds(300))
         let client = BatonClient(networkTransport: Self.transport(server, reconnect: policy))
         let results = Collector(client.subscribe(subscription: CountSubscription(to: 3)))
-        #expect(await results.wait(timeout: .seconds(30)) { $0.elements.count == 1 })
+        try #require(await results.wait(timeout: .seconds(30)) { $0.elements.count == 1 })
         server.stop()
         try await Task.sleep(for: .milliseconds(300))
         try server.restart()
-        #expect(await results.wait(timeout: .seconds(30)) { $0.elements.count == 2 })
+        try #require(await results.wait(timeout: .seconds(30)) { $0.elements.count == 2 })
         #expect(results.elements.map { $0.data?.count } == [1, 2])
         results.cancel()
     }

@@ -51,17 +51,23 @@ extension Array {
     }
 }
 
-/// Waits (up to 20 s) until `condition` holds: the snippets' handlers run later, on the main actor.
+/// Waits (up to 60 s) until `condition` holds: the snippets' handlers run later, on the main
+/// actor. Throws when it never does, so that the test stops there: the lines it then reads are
+/// not there (returning instead ended a loaded run with an index out of range, which takes the
+/// whole test process down).
 @MainActor
 private func eventually(_ what: String, _ condition: @MainActor () -> Bool) async throws {
-    let deadline = Date().addingTimeInterval(20)
+    let deadline = Date().addingTimeInterval(60)
     while !condition() {
-        guard Date() < deadline else {
-            Issue.record("timed out waiting for \(what)")
-            return
-        }
+        guard Date() < deadline else { throw SnippetTimeout(waitingFor: what) }
         try await Task.sleep(for: .milliseconds(20))
     }
+}
+
+/// A snippet's handler did not run in time.
+private struct SnippetTimeout: Error, CustomStringConvertible {
+    let waitingFor: String
+    var description: String { "timed out waiting for \(waitingFor)" }
 }
 
 /// The app around seed 000's snippets ("Mutations"): a view controller with a client named as

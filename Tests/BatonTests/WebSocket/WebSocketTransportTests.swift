@@ -23,7 +23,7 @@ struct WebSocketTransportTests {
             #expect(values == [1, 2, 3])
             // The subprotocol was negotiated from the header, and the idle socket closed.
             #expect(server.webSockets.events.first == .connected(subprotocol: `protocol`.rawValue))
-            #expect(await server.webSockets.wait { $0.contains(.disconnected) })
+            try #require(await server.webSockets.wait { $0.contains(.disconnected) })
             if `protocol` == .graphqlWS {
                 #expect(server.webSockets.events.contains(.terminatedByClient))
             }
@@ -36,11 +36,11 @@ struct WebSocketTransportTests {
             let client = BatonClient(networkTransport: webSocketTransport(server, protocol: `protocol`))
             let first = Collector(client.subscribe(subscription: TodoChangedSubscription()))
             let second = Collector(client.subscribe(subscription: TodoChangedSubscription()))
-            #expect(await server.webSockets.wait { $0.filter { if case .operationStarted = $0 { true } else { false } }.count == 2 })
+            try #require(await server.webSockets.wait { $0.filter { if case .operationStarted = $0 { true } else { false } }.count == 2 })
 
             try await changeStatus(of: "Todo:2", complete: true, server: server)
-            #expect(await first.wait { $0.elements.count == 1 })
-            #expect(await second.wait { $0.elements.count == 1 })
+            try #require(await first.wait { $0.elements.count == 1 })
+            try #require(await second.wait { $0.elements.count == 1 })
             #expect(first.elements.first?.data?.todoChanged.id == "Todo:2")
             #expect(second.elements.first?.data?.todoChanged.complete == true)
 
@@ -54,7 +54,7 @@ struct WebSocketTransportTests {
             #expect(server.webSockets.openCount == 1)
             first.cancel()
             second.cancel()
-            #expect(await server.webSockets.wait { _ in server.webSockets.openCount == 0 })
+            try #require(await server.webSockets.wait { _ in server.webSockets.openCount == 0 })
         }
     }
 
@@ -95,14 +95,14 @@ struct WebSocketTransportTests {
             // A pong must come within the interval; long enough for a loaded test machine.
             let client = BatonClient(networkTransport: webSocketTransport(server, pingInterval: .seconds(3)))
             let changes = Collector(client.subscribe(subscription: TodoChangedSubscription()))
-            #expect(await server.webSockets.wait { $0.contains(.operationStarted(id: "1")) })
+            try #require(await server.webSockets.wait { $0.contains(.operationStarted(id: "1")) })
             await server.webSockets.pingAll()
-            #expect(await server.webSockets.wait { $0.contains(.pongReceived) })
+            try #require(await server.webSockets.wait { $0.contains(.pongReceived) })
             // The client's own pings are answered, so the connection stays up.
-            #expect(await server.webSockets.wait { $0.filter { $0 == .pingReceived }.count >= 2 })
+            try #require(await server.webSockets.wait { $0.filter { $0 == .pingReceived }.count >= 2 })
             #expect(server.webSockets.events.filter { if case .connected = $0 { true } else { false } }.count == 1)
             changes.cancel()
-            #expect(await changes.wait { $0.finished })
+            try #require(await changes.wait { $0.finished })
         }
     }
 
@@ -111,11 +111,11 @@ struct WebSocketTransportTests {
         try await withExampleServer { server in
             let client = BatonClient(networkTransport: webSocketTransport(server, protocol: `protocol`))
             let changes = Collector(client.subscribe(subscription: TodoChangedSubscription()))
-            #expect(await server.webSockets.wait { $0.contains(.operationStarted(id: "1")) })
+            try #require(await server.webSockets.wait { $0.contains(.operationStarted(id: "1")) })
             changes.cancel()
             // `complete` (graphql-transport-ws) or `stop` (graphql-ws) arrives, then the idle socket closes.
-            #expect(await server.webSockets.wait { $0.contains(.operationStoppedByClient(id: "1")) })
-            #expect(await server.webSockets.wait { $0.contains(.disconnected) })
+            try #require(await server.webSockets.wait { $0.contains(.operationStoppedByClient(id: "1")) })
+            try #require(await server.webSockets.wait { $0.contains(.disconnected) })
             #expect(!server.webSockets.events.contains(.operationCompleted(id: "1")))
         }
     }
@@ -125,17 +125,17 @@ struct WebSocketTransportTests {
         try await withExampleServer { server in
             let client = BatonClient(networkTransport: webSocketTransport(server, protocol: `protocol`))
             let changes = Collector(client.subscribe(subscription: TodoChangedSubscription()))
-            #expect(await server.webSockets.wait { $0.contains(.operationStarted(id: "1")) })
+            try #require(await server.webSockets.wait { $0.contains(.operationStarted(id: "1")) })
 
             await server.webSockets.closeAll(code: 1001)
             let started: @Sendable ([WebSocketServerEvent]) -> Bool = { events in
                 events.filter { $0 == .operationStarted(id: "1") }.count == 2
             }
-            #expect(await server.webSockets.wait(until: started))
+            try #require(await server.webSockets.wait(until: started))
             #expect(server.webSockets.events.filter { if case .connected = $0 { true } else { false } }.count == 2)
 
             try await changeStatus(of: "Todo:3", complete: true, server: server)
-            #expect(await changes.wait { $0.elements.count == 1 })
+            try #require(await changes.wait { $0.elements.count == 1 })
             #expect(changes.elements.first?.data?.todoChanged.id == "Todo:3")
             #expect(changes.error == nil)
             changes.cancel()
@@ -147,9 +147,9 @@ struct WebSocketTransportTests {
         let transport = webSocketTransport(
             server, reconnect: .exponentialBackoff(maxAttempts: 2, initialDelay: .milliseconds(20), maxDelay: .milliseconds(40)))
         let changes = Collector(BatonClient(networkTransport: transport).subscribe(subscription: TodoChangedSubscription()))
-        #expect(await server.webSockets.wait { $0.contains(.operationStarted(id: "1")) })
+        try #require(await server.webSockets.wait { $0.contains(.operationStarted(id: "1")) })
         await server.stop()
-        #expect(await changes.wait { $0.finished })
+        try #require(await changes.wait { $0.finished })
         let error = try #require(changes.error as? WebSocketTransportError)
         guard case .reconnectAttemptsExhausted(let attempts, _) = error else {
             Issue.record("unexpected error: \(error)")
@@ -174,7 +174,7 @@ struct WebSocketTransportTests {
             let cached = try await client.fetch(query: HeroAndFriendsQuery(episode: .some(.case(.empire))), cachePolicy: .storeOnly)
             #expect(cached.data?.hero?.name == "Luke Skywalker")
             await (client.networkTransport as? WebSocketNetworkTransport)?.disconnect()
-            #expect(await server.webSockets.wait { _ in server.webSockets.openCount == 0 })
+            try #require(await server.webSockets.wait { _ in server.webSockets.openCount == 0 })
         }
     }
 
@@ -210,16 +210,16 @@ struct WebSocketTransportTests {
                 networkTransport: SplitNetworkTransport(
                     http: RequestChainNetworkTransport(url: server.url), webSocket: webSocketTransport(server)))
             let watcher = Collector(client.watch(query: TodoListQuery(first: 10)))
-            #expect(await watcher.wait { $0.elements.count == 1 })
+            try #require(await watcher.wait { $0.elements.count == 1 })
             let before = watcher.elements.last?.data?.viewer?.todos.edges?.compactMap { $0?.node }.first { $0.id == "Todo:2" }
             #expect(before?.complete == false)
 
             let changes = Collector(client.subscribe(subscription: TodoChangedSubscription()))
-            #expect(await server.webSockets.wait { $0.contains(.operationStarted(id: "1")) })
+            try #require(await server.webSockets.wait { $0.contains(.operationStarted(id: "1")) })
             // Another client (its own store) changes the todo; only the subscription tells this one.
             try await changeStatus(of: "Todo:2", complete: true, server: server)
-            #expect(await changes.wait { $0.elements.count == 1 })
-            #expect(await watcher.wait { $0.elements.count == 2 })
+            try #require(await changes.wait { $0.elements.count == 1 })
+            try #require(await watcher.wait { $0.elements.count == 2 })
             let after = watcher.elements.last?.data?.viewer?.todos.edges?.compactMap { $0?.node }.first { $0.id == "Todo:2" }
             #expect(after?.complete == true)
             #expect(watcher.elements.last?.source == .cache)
@@ -253,7 +253,7 @@ struct WebSocketTransportTests {
                 #expect(values == [1])
             }
             #expect(server.webSockets.events.filter { if case .connected = $0 { true } else { false } }.count == 1)
-            #expect(await server.webSockets.wait { $0.contains(.disconnected) })
+            try #require(await server.webSockets.wait { $0.contains(.disconnected) })
         }
     }
 

@@ -160,7 +160,7 @@ struct WebSocketUpgradeTests {
         let server = try WebSocketFaultTests.subscriptionServer(
             .graphqlTransportWS, port: port, values: { _ in [7] }, ending: { _ in .awaitClientClose })
         defer { server.stop() }
-        #expect(await results.wait(timeout: .seconds(30)) { !$0.elements.isEmpty })
+        try #require(await results.wait(timeout: .seconds(30)) { !$0.elements.isEmpty })
         #expect(results.elements.first?.data?.count == 7)
         results.cancel()
     }
