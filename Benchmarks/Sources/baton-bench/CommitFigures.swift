@@ -19,7 +19,7 @@ enum CommitFigures {
         figures.append(try unchangedCommit(data: data, descriptor: descriptor))
         figures.append(try oneFieldChange(response: response))
         figures.append(try sqlitePublish(data: data, descriptor: descriptor, notes: &notes))
-        figures.append(try twoPublishers(response: response))
+        figures.append(try twoPublishers(response: response, notes: &notes))
         return (figures, notes)
     }
 
@@ -130,7 +130,7 @@ enum CommitFigures {
     /// Two threads publishing different responses into one store vs one thread publishing half
     /// as many: with only the merge serialized, two do twice the work in little more time.
     /// The ratio is the two threads' time over the one's: ≤ 1.25× is a throughput ≥ 1.6×.
-    static func twoPublishers(response: Data) throws -> Figure {
+    static func twoPublishers(response: Data, notes: inout [String]) throws -> Figure {
         var responses: [JSONObject] = []
         for copy in 0..<8 {
             let bytes = try GitHubFigures.scaled(response, factor: 1, firstCopy: copy)
@@ -143,10 +143,20 @@ enum CommitFigures {
             for index in indices { store.publish(data: all[index], for: descriptor) }
         }
         var kept: [Store] = []
-        return compare("2 threads publishing, twice the work", floorName: "1 thread", target: 1.25, rounds: 9) {
+        // Each thread's span (from the round's start) and CPU time, to tell a thread that waited
+        // (a lock, the scheduler) from one that ran slower.
+        let spans = Locked<[(thread: Int, start: Duration, end: Duration, cpu: Duration)]>([])
+        let clock = ContinuousClock()
+        let figure = compare("2 threads publishing, twice the work", floorName: "1 thread", target: 1.25, rounds: 9) {
             let store = Store()
+            let start = clock.now
+            spans.withLock { $0.removeAll() }
             DispatchQueue.concurrentPerform(iterations: 2) { thread in
+                let begun = clock.now - start
+                let cpu = threadCPUTime()
                 publish(Array(stride(from: thread, to: 8, by: 2)), into: store)
+                let span = (thread, begun, clock.now - start, threadCPUTime() - cpu)
+                spans.withLock { $0.append(span) }
             }
             kept.append(store)
         } floor: {
@@ -154,5 +164,11 @@ enum CommitFigures {
             publish([0, 2, 4, 6], into: store)
             kept.append(store)
         }
+        let last = spans.withLock { $0 }.sorted { $0.thread < $1.thread }
+        notes.append(
+            "2 threads publishing, last round: "
+                + last.map { "thread \($0.thread) ran \(format($0.start))–\(format($0.end)) using \(format($0.cpu)) CPU" }
+                .joined(separator: "; "))
+        return figure
     }
 }
