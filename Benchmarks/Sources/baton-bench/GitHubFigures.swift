@@ -176,7 +176,8 @@ enum GitHubFigures {
         return [10, 100].map { factor in
             Figure(
                 name: "cost per MB, \(factor)× response", baton: perMB[factor]!, floor: perMB[1]!, floorName: "per MB, 1× response",
-                target: 1.5, cpuRatio: cpuPerMB[factor]! / cpuPerMB[1]!)
+                // Issue 26 asks 1.3× at 100× (the earlier 1.5× stays for 10×).
+                target: factor == 100 ? 1.3 : 1.5, cpuRatio: cpuPerMB[factor]! / cpuPerMB[1]!)
         }
     }
 

@@ -142,7 +142,8 @@ enum PersistenceFigures {
         figures.append(
             Figure(
                 name: "GitHub query from a cold store on disk", baton: medianOf(cold.map(\.wall)),
-                floor: medianOf(inMemory.map(\.wall)), floorName: "read from memory", target: 3.0,
+                // Issue 26 asks 2.5× (it was 3.0×).
+                floor: medianOf(inMemory.map(\.wall)), floorName: "read from memory", target: 2.5,
                 cpuRatio: seconds(medianOf(cold.map(\.cpu))) / seconds(medianOf(inMemory.map(\.cpu)))))
         return figures
     }
