@@ -18,6 +18,39 @@ enum GitHubFigures {
         store.publish(prepared, fetched: true)
     }
 
+    /// The client's receive of the same response for `IssuesConnectionForRepository`, which
+    /// selects `__id` and has `issues` under `@connection`: a first page, which replaces the
+    /// connection's edges, so the client takes the executor's data without reading it back
+    /// (`readsBackFromStore`); when it must, the read back is measured too, as the client does it.
+    /// Returns whether it read back.
+    @discardableResult
+    static func receiveConnection(_ bytes: Data, into store: Store) throws -> Bool {
+        typealias Query = IssuesConnectionForRepositoryQuery
+        guard let data = try JSONValue(parsing: bytes)["data"]?.objectValue else { throw BenchError("no data") }
+        let descriptor = OperationDescriptor(operation: Query())
+        let prepared = try store.prepare(data: data, for: descriptor)
+        var typed = Query.Data(_dataDict: DataDict(prepared.data))
+        store.publish(prepared, fetched: true)
+        guard Query.Data.__selections.readsBackFromStore(variables: descriptor.variables) else { return false }
+        guard let object = store.read(descriptor).data else { throw BenchError("the connection query did not read back") }
+        typed = try Query.Data(jsonObject: object, variables: descriptor.variables)
+        withExtendedLifetime(typed) {}
+        return true
+    }
+
+    /// The response with the page info that `@connection` adds to the selections (the recorded
+    /// response was made without it).
+    static func withPageInfo(_ response: Data) throws -> Data {
+        guard case .object(var root) = try JSONValue(parsing: response), case .object(var data)? = root["data"],
+            case .object(var repository)? = data["repository"], case .object(var issues)? = repository["issues"]
+        else { throw BenchError("unexpected response shape") }
+        issues["pageInfo"] = ["startCursor": "Y3Vyc29yOjE=", "endCursor": "Y3Vyc29yOjEwMA==", "hasPreviousPage": true, "hasNextPage": false]
+        repository["issues"] = .object(issues)
+        data["repository"] = .object(repository)
+        root["data"] = .object(data)
+        return JSONValue.object(root).serializedData()
+    }
+
     static func figures(response: Data, notes: inout [String]) throws -> [Figure] {
         var figures: [Figure] = []
         // Each receive goes into a store made before it and freed after all are measured: the
@@ -30,6 +63,17 @@ enum GitHubFigures {
             } floor: {
                 _ = try JSONValue(parsing: response)
             })
+
+        // The same with `__id` and `@connection` (issue 26: ≤ 1.4× the parse, no read back).
+        let connectionResponse = try withPageInfo(response)
+        let readsBack = try receiveConnection(connectionResponse, into: Store())
+        figures.append(
+            try compare("receive, __id + @connection", floorName: "parse alone", target: 1.4) {
+                try receiveConnection(connectionResponse, into: stores.next())
+            } floor: {
+                _ = try JSONValue(parsing: connectionResponse)
+            })
+        notes.append("receive, __id + @connection: a first page of the connection, \(readsBack ? "read back from the store" : "not read back")")
 
         let filled = Store()
         try receive(response, into: filled)

@@ -26,6 +26,11 @@ enum ProfileWorkload: String, CaseIterable {
     /// The client's refetch of the same bytes, after one first receive: recognized, neither
     /// parsed nor executed (`refetch` minus one `clientReceive` is the refetches' cost).
     case refetch
+    /// Two threads publishing different copies of the response into one store (the
+    /// two-publisher figure's work), `repetitions` rounds, each into a new store.
+    case twoPublishers
+    /// The same publishes on one thread (the two-publisher figure's floor).
+    case onePublisher
 
     static func run(arguments: [String], response: Data) throws {
         guard let name = arguments.first, let workload = ProfileWorkload(rawValue: name) else {
@@ -85,6 +90,25 @@ enum ProfileWorkload: String, CaseIterable {
             for _ in 0..<repetitions {
                 let read = Store(cache: try SQLiteNormalizedCache(fileURL: file)).read(descriptor)
                 guard !read.isMissing else { throw BenchError("the GitHub query is missing from the cache on disk") }
+            }
+        case .twoPublishers, .onePublisher:
+            var copies: [JSONObject] = []
+            for copy in 0..<8 {
+                let bytes = try GitHubFigures.scaled(response, factor: 1, firstCopy: copy)
+                guard let data = try JSONValue(parsing: bytes)["data"]?.objectValue else { throw BenchError("no data") }
+                copies.append(data)
+            }
+            let all = copies
+            let descriptor = OperationDescriptor(operation: GitHubFigures.query)
+            for _ in 0..<repetitions {
+                let store = Store()
+                if self == .onePublisher {
+                    for index in stride(from: 0, to: 8, by: 2) { store.publish(data: all[index], for: descriptor) }
+                } else {
+                    DispatchQueue.concurrentPerform(iterations: 2) { thread in
+                        for index in stride(from: thread, to: 8, by: 2) { store.publish(data: all[index], for: descriptor) }
+                    }
+                }
             }
         case .read:
             let store = Store()

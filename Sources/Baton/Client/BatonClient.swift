@@ -421,9 +421,11 @@ public final class BatonClient: Sendable {
         Query.Data.__selections.selectsOnlyClientFields ? .returnCacheDataDontFetch : policy
     }
 
-    /// For operations that select `@connection` fields or client-only fields, the data as the
-    /// store reads it (connection pages merged, client fields from their records), as Relay
-    /// reads it, whichever path the result took: read from
+    /// For operations whose response is not what the store reads (see
+    /// `readsBackFromStore(variables:)`: client-only fields, a `@connection` page that merges
+    /// into the edges kept, `__id` of a connection or its edges), the data as the store reads it
+    /// (connection pages merged, client fields from their records), as Relay reads it, whichever
+    /// path the result took: read from
     /// the store after `response` was published to it, or read as if it had been published to an
     /// empty store when it was not (`.fetchIgnoringCacheCompletely`) or the store can no longer
     /// read it whole. Other results are the executor's data (record IDs filled in for `__id`),
@@ -431,10 +433,11 @@ public final class BatonClient: Sendable {
     func readBackIfNeeded<Operation: GraphQLOperation>(
         _ result: GraphQLResult<Operation.Data>, for operation: Operation, response: GraphQLResponse, published: Bool = true
     ) -> GraphQLResult<Operation.Data> {
-        let selections = Operation.Data.__selections
-        guard result.data != nil, selections.selectsConnection || selections.selectsClientOnlyField else { return result }
-        let descriptor = OperationDescriptor(operation: operation)
         let variables = operation.variablesJSON
+        // A first page (or a refetch from the start) replaces the connection's edges with the
+        // server's: the executor's data is then what a read would give, with no read back.
+        guard result.data != nil, Operation.Data.__selections.readsBackFromStore(variables: variables) else { return result }
+        let descriptor = OperationDescriptor(operation: operation)
         if published {
             let read = store.read(descriptor)
             if !read.isMissing, let object = read.data, let data = try? Operation.Data(jsonObject: object, variables: variables) {

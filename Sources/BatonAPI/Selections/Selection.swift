@@ -79,6 +79,38 @@ extension Array where Element == Selection {
         containsField { $0.name == "__id" }
     }
 
+    /// Whether a client must read a result for these selections back from the store after
+    /// writing it, because the response's data is not what the store reads: they select a
+    /// client-only field (its value is the store's), a `@connection` field whose page merges into
+    /// the edges the store keeps (it has an `after` or `before` cursor with these variables), or
+    /// `__id` at or under a `@connection` field (the connection and its edges are client records
+    /// of the store's). A page without a cursor replaces the connection's edges and page info
+    /// with the server's, so the response's data is what the store reads.
+    public func readsBackFromStore(variables: JSONObject) -> Bool {
+        func needsRead(_ selections: [Selection], underConnection: Bool) -> Bool {
+            for selection in selections {
+                switch selection {
+                case .field(let field):
+                    if field.isClientOnly || (underConnection && field.name == "__id") { return true }
+                    var under = underConnection
+                    if field.isConnection {
+                        for cursor in ["after", "before"] {
+                            if let value = field.arguments[cursor]?.resolve(with: variables), !value.isNull { return true }
+                        }
+                        under = true
+                    }
+                    if needsRead(field.selections, underConnection: under) { return true }
+                case .inlineFragment(let fragment):
+                    if needsRead(fragment.selections, underConnection: underConnection) { return true }
+                case .fragmentSpread(let spread):
+                    if needsRead(spread.selections, underConnection: underConnection) { return true }
+                }
+            }
+            return false
+        }
+        return needsRead(self, underConnection: false)
+    }
+
     /// Whether these selections select a client-only field at any depth (a client schema
     /// extension's or one marked `@client`): its value comes from the store, never the server.
     public var selectsClientOnlyField: Bool {

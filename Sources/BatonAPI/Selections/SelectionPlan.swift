@@ -111,8 +111,9 @@ package final class SelectionPlan {
     }
 }
 
-/// What a ``SelectionPlan`` gives for one runtime type.
-package struct PlannedObject {
+/// What a ``SelectionPlan`` gives for one runtime type. A class: every object of that type in a
+/// walk takes it with one retain, not one per array it holds.
+package final class PlannedObject {
     package let fields: [PlannedField]
     /// The storage keys of the fields stored on a record (all but `__typename` and `__id`), in
     /// order, when they are distinct: the records made with this plan share this one array.

@@ -114,7 +114,25 @@ public struct RecordSource: Sendable, Hashable {
     /// hold more records than this source (a first response into a new store), their table is
     /// taken over and this source's records are laid under it.
     public mutating func apply(_ changes: consuming RecordSource, changedRootFields: inout Set<String>) -> Set<DataID> {
-        if changes.count > states.count { return adopt(changes, changedRootFields: &changedRootFields) }
+        var displaced = DisplacedRecords()
+        var changes = changes
+        return apply(&changes, changedRootFields: &changedRootFields, displaced: &displaced)
+    }
+
+    /// ``apply(_:changedRootFields:)`` that frees nothing: the states it replaced and the tables
+    /// it let go go into `displaced`, and `changes` is left to the caller (emptied when its table
+    /// was taken over). The store applies under its lock and frees these after it, so that a
+    /// publisher's lock is not held while the allocator frees another thread's records (glibc
+    /// takes the allocating thread's arena lock for that, and the two publishers' figure spent
+    /// most of its waits there).
+    mutating func apply(
+        _ changes: inout RecordSource, changedRootFields: inout Set<String>, displaced: inout DisplacedRecords
+    ) -> Set<DataID> {
+        if changes.count > states.count {
+            var taken = RecordSource()
+            swap(&taken, &changes)
+            return adopt(taken, changedRootFields: &changedRootFields, displaced: &displaced)
+        }
         var changed = Set<DataID>(minimumCapacity: changes.count)
         // IDs new to this source are added after the others, with room made for all at once.
         var added: [(DataID, RecordState)] = []
@@ -124,6 +142,7 @@ public struct RecordSource: Sendable, Hashable {
                 continue
             }
             if let result = Self.layer(state, over: states.values[index], id: id, changedRootFields: &changedRootFields) {
+                displaced.states.append(states.values[index])
                 states.values[index] = result
                 changed.insert(id)
             }
@@ -139,7 +158,9 @@ public struct RecordSource: Sendable, Hashable {
         return changed
     }
 
-    private mutating func adopt(_ changes: consuming RecordSource, changedRootFields: inout Set<String>) -> Set<DataID> {
+    private mutating func adopt(
+        _ changes: consuming RecordSource, changedRootFields: inout Set<String>, displaced: inout DisplacedRecords
+    ) -> Set<DataID> {
         var source = changes
         var merged: [DataID: RecordState] = [:]
         swap(&merged, &source.states)
@@ -157,13 +178,16 @@ public struct RecordSource: Sendable, Hashable {
                 continue
             }
             if let result = Self.layer(merged.values[index], over: existing, id: id, changedRootFields: &changedRootFields) {
+                displaced.states.append(merged.values[index])
                 merged.values[index] = result
             } else {
+                displaced.states.append(merged.values[index])
                 merged.values[index] = existing
                 changed.remove(id)
             }
         }
         states = merged
+        displaced.tables.append(base)
         return changed
     }
 
@@ -177,6 +201,20 @@ public struct RecordSource: Sendable, Hashable {
             // order without a lookup per key.
             if edits.typename == nil || edits.typename == record.typename, edits.fields.hasSameContents(as: record.fields) {
                 return nil
+            }
+            if edits.fields.keys == record.fields.keys && !edits.fields.values.contains(where: { $0.holdsEmbedded }) {
+                // The same fields with other values (the same query answered again): every value
+                // is replaced, so the edits take the record's place whole, without a copy of it
+                // made and merged key by key under the store's lock.
+                if id == .rootID {
+                    for (position, key) in edits.fields.keys.enumerated()
+                    where edits.fields.values[position] != record.fields.values[position] {
+                        changedRootFields.insert(key)
+                    }
+                }
+                var replacement = edits
+                if replacement.typename == nil { replacement.typename = record.typename }
+                return .present(replacement)
             }
             var didChange = false
             if let typename = edits.typename, record.typename != typename {
@@ -203,4 +241,11 @@ public struct RecordSource: Sendable, Hashable {
         if id == .rootID, case .present(let record) = update { changedRootFields.formUnion(record.fields.keys) }
         return update
     }
+}
+
+/// Record states and tables a commit replaced, kept by the store until its lock is released so
+/// that their memory is freed outside it.
+struct DisplacedRecords {
+    var states: [RecordState] = []
+    var tables: [[DataID: RecordState]] = []
 }

@@ -521,6 +521,9 @@ public final class Store: Sendable {
     ) rethrows -> Set<DataID> {
         let now = ContinuousClock.now
         let date = Date()
+        // What the commit replaced or consumed: freed after the lock (see `RecordSource.apply`).
+        var displaced = DisplacedRecords()
+        var consumed = RecordSource()
         let (changed, collect, layerID) = try state.withLock { state -> (Set<DataID>, Bool, Int) in
             // What other writers of a shared cache committed comes first: this commit merges
             // over their records, not over stale copies.
@@ -578,7 +581,8 @@ public final class Store: Sendable {
                 state.mayHoldAges = true
             }
             var changedRootFields = Set<String>()
-            let applied = state.source.apply(records, changedRootFields: &changedRootFields)
+            let applied = state.source.apply(&records, changedRootFields: &changedRootFields, displaced: &displaced)
+            swap(&consumed, &records)
             // Most commits changed nothing before this: the applied set is taken as it is (a
             // union into an empty set inserts every ID again: half of a first receive's commit).
             if changed.isEmpty { changed = applied } else { changed.formUnion(applied) }
@@ -645,6 +649,7 @@ public final class Store: Sendable {
             state.trimMemory()
             return (changed, removedLayer != nil && state.optimistic.isEmpty && state.garbageCollectionPending, layerID)
         }
+        withExtendedLifetime((displaced, consumed)) {}
         addedLayer = layerID
         notifyWatchers()
         if collect { collectGarbage() }
