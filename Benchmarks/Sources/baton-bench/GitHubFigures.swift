@@ -44,7 +44,7 @@ enum GitHubFigures {
         guard case .object(var root) = try JSONValue(parsing: response), case .object(var data)? = root["data"],
             case .object(var repository)? = data["repository"], case .object(var issues)? = repository["issues"]
         else { throw BenchError("unexpected response shape") }
-        issues["pageInfo"] = ["startCursor": "Y3Vyc29yOjE=", "endCursor": "Y3Vyc29yOjEwMA==", "hasPreviousPage": true, "hasNextPage": false]
+        issues["pageInfo"] = ["__typename": "PageInfo", "startCursor": "Y3Vyc29yOjE=", "endCursor": "Y3Vyc29yOjEwMA==", "hasPreviousPage": true, "hasNextPage": false]
         repository["issues"] = .object(issues)
         data["repository"] = .object(repository)
         root["data"] = .object(data)

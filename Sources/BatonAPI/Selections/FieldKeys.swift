@@ -19,7 +19,7 @@ package enum FieldKeys {
 
     /// The storage key of a selected field, its variables resolved.
     package static func storageKey(of field: Field, variables: JSONObject) -> String {
-        if field.arguments.isEmpty { return field.name }
+        if let key = field.staticStorageKey { return key }
         var resolved: [String: JSONValue] = [:]
         for (name, value) in field.arguments {
             if let json = value.resolve(with: variables) { resolved[name] = json }

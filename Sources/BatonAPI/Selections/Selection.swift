@@ -65,18 +65,32 @@ extension Array where Element == Selection {
     /// Whether these selections (at any depth) need the store to be read: they select `__id`
     /// or a `@connection` field, which only the store can answer.
     public var needsStore: Bool {
-        containsField { $0.name == "__id" || $0.isConnection }
+        !traits.isDisjoint(with: [.recordID, .connection])
     }
 
     /// Whether these selections (at any depth) select a `@connection` field, whose merged pages
     /// only the store can give.
     public var selectsConnection: Bool {
-        containsField(where: \.isConnection)
+        traits.contains(.connection)
     }
 
     /// Whether these selections select `__id` (the store's record ID) at any depth.
     public var selectsRecordID: Bool {
-        containsField { $0.name == "__id" }
+        traits.contains(.recordID)
+    }
+
+    /// What these selections select at any depth, from each field's own traits (worked out once,
+    /// when the field was made: generated selections are static, so once per process).
+    package var traits: SelectionTraits {
+        var traits: SelectionTraits = []
+        for selection in self {
+            switch selection {
+            case .field(let field): traits.formUnion(field.subtreeTraits)
+            case .inlineFragment(let fragment): traits.formUnion(fragment.selections.traits)
+            case .fragmentSpread(let spread): traits.formUnion(spread.selections.traits)
+            }
+        }
+        return traits
     }
 
     /// Whether a client must read a result for these selections back from the store after
@@ -87,10 +101,15 @@ extension Array where Element == Selection {
     /// of the store's). A page without a cursor replaces the connection's edges and page info
     /// with the server's, so the response's data is what the store reads.
     public func readsBackFromStore(variables: JSONObject) -> Bool {
+        let traits = self.traits
+        if traits.contains(.clientOnly) { return true }
+        guard traits.contains(.connection) else { return false }
         func needsRead(_ selections: [Selection], underConnection: Bool) -> Bool {
             for selection in selections {
                 switch selection {
                 case .field(let field):
+                    // Outside a connection only the way to one matters.
+                    if !underConnection && !field.subtreeTraits.contains(.connection) { continue }
                     if field.isClientOnly || (underConnection && field.name == "__id") { return true }
                     var under = underConnection
                     if field.isConnection {
@@ -114,7 +133,7 @@ extension Array where Element == Selection {
     /// Whether these selections select a client-only field at any depth (a client schema
     /// extension's or one marked `@client`): its value comes from the store, never the server.
     public var selectsClientOnlyField: Bool {
-        containsField(where: \.isClientOnly)
+        traits.contains(.clientOnly)
     }
 
     /// Whether every field these selections select at their own level (through fragments) is
@@ -142,18 +161,6 @@ extension Array where Element == Selection {
         }
         return check(self) && sawClientField
     }
-
-    /// Whether a field of these selections, at any depth, through every fragment, satisfies
-    /// `predicate`.
-    func containsField(where predicate: (Field) -> Bool) -> Bool {
-        contains { selection in
-            switch selection {
-            case .field(let field): return predicate(field) || field.selections.containsField(where: predicate)
-            case .inlineFragment(let fragment): return fragment.selections.containsField(where: predicate)
-            case .fragmentSpread(let spread): return spread.selections.containsField(where: predicate)
-            }
-        }
-    }
 }
 
 extension Field {
@@ -178,6 +185,8 @@ public struct Field: Sendable, Hashable {
         let selections: [Selection]
         let scalar: (any SelectionSetValue.Type)?
         let responseKey: String
+        let subtreeTraits: SelectionTraits
+        let staticStorageKey: String?
 
         init(
             name: String, alias: String?, type: FieldType, arguments: [String: InputValue], conditions: [InclusionCondition],
@@ -195,6 +204,18 @@ public struct Field: Sendable, Hashable {
             self.selections = selections
             self.scalar = scalar
             responseKey = alias ?? name
+            var traits = selections.traits
+            if name == "__id" { traits.insert(.recordID) }
+            if isClientOnly { traits.insert(.clientOnly) }
+            if directives.contains(where: { if case .connection = $0 { true } else { false } }) { traits.insert(.connection) }
+            subtreeTraits = traits
+            if arguments.isEmpty {
+                staticStorageKey = name
+            } else if arguments.values.allSatisfy({ !$0.containsVariable }) {
+                staticStorageKey = FieldKeys.storageKey(fieldName: name, arguments: arguments.compactMapValues { $0.resolve(with: [:]) })
+            } else {
+                staticStorageKey = nil
+            }
         }
     }
 
@@ -240,6 +261,14 @@ public struct Field: Sendable, Hashable {
 
     /// The key of the field in the response: its alias, or its name.
     public var responseKey: String { storage.responseKey }
+
+    /// What the field and its selections select at any depth (`__id`, `@connection`, client-only
+    /// fields), worked out when the field was made.
+    package var subtreeTraits: SelectionTraits { storage.subtreeTraits }
+
+    /// The storage key when no argument refers to a variable (then it is the same for every
+    /// operation's variables), worked out when the field was made; `nil` otherwise.
+    package var staticStorageKey: String? { storage.staticStorageKey }
 
     public static func == (lhs: Field, rhs: Field) -> Bool {
         if lhs.storage === rhs.storage { return true }
@@ -382,6 +411,16 @@ public indirect enum InputValue: Sendable, Hashable {
     case list([InputValue])
     case object([String: InputValue])
 
+    /// Whether the value refers to a variable anywhere in it.
+    var containsVariable: Bool {
+        switch self {
+        case .variable: return true
+        case .value: return false
+        case .list(let elements): return elements.contains { $0.containsVariable }
+        case .object(let fields): return fields.values.contains { $0.containsVariable }
+        }
+    }
+
     /// The value with its variables replaced; an absent variable gives `nil`.
     public func resolve(with variables: JSONObject) -> JSONValue? {
         switch self {
@@ -498,4 +537,17 @@ public enum ClientDirective: Sendable, Hashable {
     case deleteEdge(connections: InputValue)
     /// `@deleteRecord`: the field holds IDs whose records are deleted.
     case deleteRecord
+}
+
+/// What selections hold at any depth that changes how a response to them is handled.
+package struct SelectionTraits: OptionSet, Sendable {
+    package let rawValue: UInt8
+    package init(rawValue: UInt8) { self.rawValue = rawValue }
+
+    /// `__id`: the store's record ID, which servers do not send.
+    package static let recordID = SelectionTraits(rawValue: 1 << 0)
+    /// A `@connection` field.
+    package static let connection = SelectionTraits(rawValue: 1 << 1)
+    /// A client-only field.
+    package static let clientOnly = SelectionTraits(rawValue: 1 << 2)
 }
