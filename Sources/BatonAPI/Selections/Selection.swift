@@ -186,7 +186,6 @@ public struct Field: Sendable, Hashable {
         let scalar: (any SelectionSetValue.Type)?
         let responseKey: String
         let subtreeTraits: SelectionTraits
-        let staticStorageKey: String?
 
         init(
             name: String, alias: String?, type: FieldType, arguments: [String: InputValue], conditions: [InclusionCondition],
@@ -209,13 +208,6 @@ public struct Field: Sendable, Hashable {
             if isClientOnly { traits.insert(.clientOnly) }
             if directives.contains(where: { if case .connection = $0 { true } else { false } }) { traits.insert(.connection) }
             subtreeTraits = traits
-            if arguments.isEmpty {
-                staticStorageKey = name
-            } else if arguments.values.allSatisfy({ !$0.containsVariable }) {
-                staticStorageKey = FieldKeys.storageKey(fieldName: name, arguments: arguments.compactMapValues { $0.resolve(with: [:]) })
-            } else {
-                staticStorageKey = nil
-            }
         }
     }
 
@@ -265,10 +257,6 @@ public struct Field: Sendable, Hashable {
     /// What the field and its selections select at any depth (`__id`, `@connection`, client-only
     /// fields), worked out when the field was made.
     package var subtreeTraits: SelectionTraits { storage.subtreeTraits }
-
-    /// The storage key when no argument refers to a variable (then it is the same for every
-    /// operation's variables), worked out when the field was made; `nil` otherwise.
-    package var staticStorageKey: String? { storage.staticStorageKey }
 
     public static func == (lhs: Field, rhs: Field) -> Bool {
         if lhs.storage === rhs.storage { return true }
@@ -410,16 +398,6 @@ public indirect enum InputValue: Sendable, Hashable {
     case value(JSONValue)
     case list([InputValue])
     case object([String: InputValue])
-
-    /// Whether the value refers to a variable anywhere in it.
-    var containsVariable: Bool {
-        switch self {
-        case .variable: return true
-        case .value: return false
-        case .list(let elements): return elements.contains { $0.containsVariable }
-        case .object(let fields): return fields.values.contains { $0.containsVariable }
-        }
-    }
 
     /// The value with its variables replaced; an absent variable gives `nil`.
     public func resolve(with variables: JSONObject) -> JSONValue? {

@@ -198,6 +198,9 @@ package final class PlannedField {
     package let responseKey: String
     /// The first field selected under the key (its name, type and arguments are the group's).
     package let field: Field
+    /// The field's name, kept here so that the walks read it without touching `field`'s storage,
+    /// which every thread's plans share (its reference count would be written by all of them).
+    package let fieldName: String
     package let kind: Kind
     package let presence: Presence
     /// What the response must hold under the key.
@@ -241,6 +244,7 @@ package final class PlannedField {
         let field = fields[0]
         self.responseKey = responseKey
         self.field = field
+        fieldName = field.name
         self.presence = presence
         // Client-only when every field under the key is (a server field selected beside it is sent).
         let isClientOnly = isUnderClientField || fields.allSatisfy(\.isClientOnly)

@@ -117,7 +117,7 @@ struct ResponseExecutor {
             guard let entry = plan.object(for: typename).fields.first(where: { $0.responseKey == key }),
                 case .composite(let childType, let childPlan) = entry.kind, var value = object[key],
                 // A part inside an embedded object has no record of its own to go to.
-                !cacheKeys.embeds(entry.field.name, typename: object["__typename"]?.stringValue, parentType: type)
+                !cacheKeys.embeds(entry.fieldName, typename: object["__typename"]?.stringValue, parentType: type)
             else { return nil }
             // Client IDs as the walk makes them: the field's, then `:<index>` per list level.
             var clientID = ClientID.make(parentID: id, storageKey: entry.storageKey).rawValue
@@ -231,7 +231,7 @@ struct ResponseExecutor {
                 do throws(ValidationMismatch) {
                     linked = try executeLinked(
                         value, check: entry.check, type: type, plan: selections, parentID: id, storageKey: entry.storageKey,
-                        embedded: cacheKeys.embeds(entry.field.name, typename: typename, parentType: parentType))
+                        embedded: cacheKeys.embeds(entry.fieldName, typename: typename, parentType: parentType))
                 } catch {
                     throw error.inside(.key(entry.responseKey))
                 }

@@ -261,7 +261,7 @@ public struct Reader {
     ) -> Double? {
         var returnType: String?
         if case .composite(let type, _) = entry.kind { returnType = type }
-        let maxAge = rules?.maxAge(of: entry.field.name, on: typename, returning: returnType, inherited: inheritedMaxAge)
+        let maxAge = rules?.maxAge(of: entry.fieldName, on: typename, returning: returnType, inherited: inheritedMaxAge)
         if isRedirect { return maxAge }
         if let age = FieldAges.age(stored) {
             if let stale = age.staleAt(maxAge: maxAge), stale < staleAt { staleAt = stale }
@@ -298,7 +298,7 @@ public struct Reader {
     private mutating func redirect(_ entry: PlannedField, on record: Record, parentType: String, plan: SelectionPlan) -> RecordValue? {
         guard let cacheKeys, case .composite(let type, _) = entry.kind else { return nil }
         let byField = record.typename.flatMap { cacheKeys.keyArguments[$0] } ?? cacheKeys.keyArguments[parentType]
-        guard let names = byField?[entry.field.name], !names.isEmpty else { return nil }
+        guard let names = byField?[entry.fieldName], !names.isEmpty else { return nil }
         var values: [JSONValue] = []
         values.reserveCapacity(names.count)
         for name in names {
