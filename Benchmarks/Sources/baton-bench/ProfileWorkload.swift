@@ -31,6 +31,8 @@ enum ProfileWorkload: String, CaseIterable {
     case twoPublishers
     /// The same publishes on one thread (the two-publisher figure's floor).
     case onePublisher
+    /// The commit of records the store holds already (the unchanged-refetch commit figure).
+    case unchangedCommit
 
     static func run(arguments: [String], response: Data) throws {
         guard let name = arguments.first, let workload = ProfileWorkload(rawValue: name) else {
@@ -110,6 +112,14 @@ enum ProfileWorkload: String, CaseIterable {
                     }
                 }
             }
+        case .unchangedCommit:
+            guard let data = try JSONValue(parsing: response)["data"]?.objectValue else { throw BenchError("no data") }
+            let normalized = Store()
+            normalized.publish(data: data, for: OperationDescriptor(operation: GitHubFigures.query))
+            let records = normalized.snapshot()
+            let filled = Store()
+            filled.publish(records)
+            for _ in 0..<repetitions { filled.publish(records) }
         case .read:
             let store = Store()
             try GitHubFigures.receive(response, into: store)
