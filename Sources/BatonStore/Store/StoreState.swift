@@ -202,17 +202,12 @@ struct StoreState {
     /// working set let it go), the planned watchers read again here, where records are loaded,
     /// at the current version.
     mutating func take(_ results: [(id: Int, result: ReadResult)], of planned: PlannedRereads) -> [WatcherNotification] {
+        let (reads, version) =
+            planned.misses.any
+            ? (planned.reads.map { (id: $0.id, result: self.read($0.descriptor)) }, changeVersion) : (results, planned.version)
         var notifications: [WatcherNotification] = []
-        if planned.misses.any {
-            for read in planned.reads {
-                let result = self.read(read.descriptor)
-                if let notification = subscriptions.take(result, for: read.id, at: changeVersion) { notifications.append(notification) }
-            }
-            rereadThrough = max(rereadThrough, planned.version)
-            return notifications
-        }
-        for (id, result) in results {
-            if let notification = subscriptions.take(result, for: id, at: planned.version) { notifications.append(notification) }
+        for (id, result) in reads {
+            if let notification = subscriptions.take(result, for: id, at: version) { notifications.append(notification) }
         }
         rereadThrough = max(rereadThrough, planned.version)
         return notifications
