@@ -49,11 +49,7 @@ enum CommitFigures {
     /// The store's part of an unchanged refetch: the commit of a payload whose records the store
     /// holds already vs the first commit of them into an empty store.
     static func unchangedCommit(data: JSONObject, descriptor: OperationDescriptor) throws -> Figure {
-        let normalized = Store()
-        normalized.publish(data: data, for: descriptor)
-        let records = normalized.snapshot()
-        let filled = Store()
-        filled.publish(records)
+        let (filled, records) = unchangedCommitStore(data: data, descriptor: descriptor)
         var fresh: [Store] = []
         return compare("unchanged refetch (commit alone)", floorName: "first commit", target: 1.0, rounds: 15) {
             filled.publish(records)
@@ -127,18 +123,33 @@ enum CommitFigures {
             cpuRatio: seconds(medianOf(onDisk.map(\.cpu))) / seconds(medianOf(inMemory.map(\.cpu))))
     }
 
+    /// The eight responses the two-publisher figure publishes: copies of the response whose
+    /// users' IDs differ (its issues have no ID, so their client IDs are the same in all).
+    static func publisherResponses(_ response: Data) throws -> [JSONObject] {
+        try (0..<8).map { copy in
+            let bytes = try GitHubFigures.scaled(response, factor: 1, firstCopy: copy)
+            guard let data = try JSONValue(parsing: bytes)["data"]?.objectValue else { throw BenchError("no data") }
+            return data
+        }
+    }
+
+    /// A store holding the response's records, and those records: publishing them again is an
+    /// unchanged refetch's commit.
+    static func unchangedCommitStore(data: JSONObject, descriptor: OperationDescriptor) -> (store: Store, records: RecordSource) {
+        let normalized = Store()
+        normalized.publish(data: data, for: descriptor)
+        let records = normalized.snapshot()
+        let filled = Store()
+        filled.publish(records)
+        return (filled, records)
+    }
+
     /// Two threads publishing different responses into one store vs one thread publishing half
     /// as many: with only the merge serialized, two do twice the work in little more time.
     /// The ratio is the two threads' time over the one's: ≤ 1.25× is a throughput ≥ 1.6×.
     static func twoPublishers(response: Data, notes: inout [String]) throws -> Figure {
-        var responses: [JSONObject] = []
-        for copy in 0..<8 {
-            let bytes = try GitHubFigures.scaled(response, factor: 1, firstCopy: copy)
-            guard let data = try JSONValue(parsing: bytes)["data"]?.objectValue else { throw BenchError("no data") }
-            responses.append(data)
-        }
         let descriptor = OperationDescriptor(operation: query)
-        let all = responses
+        let all = try publisherResponses(response)
         @Sendable func publish(_ indices: [Int], into store: Store) {
             for index in indices { store.publish(data: all[index], for: descriptor) }
         }

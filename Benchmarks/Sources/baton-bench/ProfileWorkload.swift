@@ -94,13 +94,7 @@ enum ProfileWorkload: String, CaseIterable {
                 guard !read.isMissing else { throw BenchError("the GitHub query is missing from the cache on disk") }
             }
         case .twoPublishers, .onePublisher:
-            var copies: [JSONObject] = []
-            for copy in 0..<8 {
-                let bytes = try GitHubFigures.scaled(response, factor: 1, firstCopy: copy)
-                guard let data = try JSONValue(parsing: bytes)["data"]?.objectValue else { throw BenchError("no data") }
-                copies.append(data)
-            }
-            let all = copies
+            let all = try CommitFigures.publisherResponses(response)
             let descriptor = OperationDescriptor(operation: GitHubFigures.query)
             for _ in 0..<repetitions {
                 let store = Store()
@@ -114,11 +108,7 @@ enum ProfileWorkload: String, CaseIterable {
             }
         case .unchangedCommit:
             guard let data = try JSONValue(parsing: response)["data"]?.objectValue else { throw BenchError("no data") }
-            let normalized = Store()
-            normalized.publish(data: data, for: OperationDescriptor(operation: GitHubFigures.query))
-            let records = normalized.snapshot()
-            let filled = Store()
-            filled.publish(records)
+            let (filled, records) = CommitFigures.unchangedCommitStore(data: data, descriptor: OperationDescriptor(operation: GitHubFigures.query))
             for _ in 0..<repetitions { filled.publish(records) }
         case .read:
             let store = Store()

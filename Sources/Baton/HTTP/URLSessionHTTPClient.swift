@@ -297,10 +297,7 @@ final class StreamingSessionDelegate: NSObject, URLSessionDataDelegate, @uncheck
         _ task: URLSessionTask, limit: Int?, window: ReceiveWindow, onFinish: @escaping @Sendable () -> Void
     ) async throws -> (URLResponse, AsyncThrowingStream<Data, any Error>) {
         let (delivered, continuation) = AsyncThrowingStream<Data, any Error>.makeStream()
-        let handle = CancellableTaskHandle { [weak self] task in
-            if let self { self.cancel(task) } else { URLSessionCalls.async(for: task) { task.cancel() } }
-        }
-        handle.set(task)
+        let handle = cancellableHandle(for: task)
         continuation.onTermination = { @Sendable termination in
             if case .cancelled = termination { handle.cancel() }
         }
@@ -329,10 +326,7 @@ final class StreamingSessionDelegate: NSObject, URLSessionDataDelegate, @uncheck
     /// from another thread when the caller's task is (``CancellableTaskHandle``): on Linux,
     /// `URLSession.data(for:)` deadlocked when a fetch was cancelled as its response completed.
     func collect(_ task: URLSessionTask, limit: Int?) async throws -> (URLResponse, Data) {
-        let handle = CancellableTaskHandle { [weak self] task in
-            if let self { self.cancel(task) } else { URLSessionCalls.async(for: task) { task.cancel() } }
-        }
-        handle.set(task)
+        let handle = cancellableHandle(for: task)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (whole: CheckedContinuation<(URLResponse, Data), any Error>) in
                 lock.withLock {
@@ -345,11 +339,6 @@ final class StreamingSessionDelegate: NSObject, URLSessionDataDelegate, @uncheck
         }
     }
 
-    /// Fails the task with `error` (the first failure wins): its caller is resumed at once, what
-    /// it gathered is released, and it is cancelled. At once, because the cancel takes effect only
-    /// once libcurl is done with what it has read: it reads up to megabytes at a time, and
-    /// inflating that from a compression bomb takes seconds (the chunks it still delivers are
-    /// dropped, so memory stays bounded meanwhile).
     /// Cancels `task` on its lane, unless it is a redirect this delegate declined: such a task
     /// ends by itself at once (the redirect's response is its last), and FoundationNetworking
     /// traps ("Received callback for HTTP redirection, but we're not waiting for it") when a
@@ -362,6 +351,21 @@ final class StreamingSessionDelegate: NSObject, URLSessionDataDelegate, @uncheck
         }
     }
 
+    /// A handle that cancels `task` through ``cancel(_:)``, set to it; once this delegate is
+    /// gone, a cancel goes to the task's lane directly.
+    private func cancellableHandle(for task: URLSessionTask) -> CancellableTaskHandle {
+        let handle = CancellableTaskHandle { [weak self] task in
+            if let self { self.cancel(task) } else { URLSessionCalls.async(for: task) { task.cancel() } }
+        }
+        handle.set(task)
+        return handle
+    }
+
+    /// Fails the task with `error` (the first failure wins): its caller is resumed at once, what
+    /// it gathered is released, and it is cancelled. At once, because the cancel takes effect only
+    /// once libcurl is done with what it has read: it reads up to megabytes at a time, and
+    /// inflating that from a compression bomb takes seconds (the chunks it still delivers are
+    /// dropped, so memory stays bounded meanwhile).
     private func fail(_ task: URLSessionTask, with error: any Error) {
         typealias Waiters = (
             CheckedContinuation<(URLResponse, Data), any Error>?, CheckedContinuation<URLResponse, any Error>?,
@@ -499,7 +503,7 @@ final class CancellableTaskHandle: @unchecked Sendable {
     /// Cancels a task on another thread (the delegate's ``StreamingSessionDelegate/cancel(_:)``).
     private let cancelTask: @Sendable (URLSessionTask) -> Void
 
-    init(cancel: @escaping @Sendable (URLSessionTask) -> Void = { task in URLSessionCalls.async(for: task) { task.cancel() } }) {
+    init(cancel: @escaping @Sendable (URLSessionTask) -> Void) {
         cancelTask = cancel
     }
 

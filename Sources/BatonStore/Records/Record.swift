@@ -196,12 +196,18 @@ public struct RecordFields: Sendable {
         for (key, value) in members { self[key] = value }
     }
 
+    /// Whether merging these fields over `other` replaces every value of it: the same keys, and
+    /// no embedded object (which would merge into the one there instead).
+    func replacesEveryValue(of other: RecordFields) -> Bool {
+        keys == other.keys && !values.contains(where: { $0.holdsEmbedded })
+    }
+
     /// Sets every field of `other` on these fields (an embedded object merged into the one
     /// there, see ``RecordValue/merged(over:)``).
     public mutating func merge(_ other: RecordFields) {
         // The same keys (a record met again in one response, read with the same selections):
         // every value is replaced.
-        if keys.isEmpty || (keys == other.keys && !other.values.contains(where: { $0.holdsEmbedded })) {
+        if keys.isEmpty || other.replacesEveryValue(of: self) {
             self = other
             return
         }

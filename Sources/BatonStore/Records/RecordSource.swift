@@ -70,7 +70,7 @@ public struct RecordSource: Sendable, Hashable {
             state = .present(record)
             return
         }
-        if existing.fields.keys == record.fields.keys && !record.fields.values.contains(where: { $0.holdsEmbedded }) {
+        if record.fields.replacesEveryValue(of: existing.fields) {
             // The same fields again (an object met twice, read by the same selections): every
             // value is replaced, so the new record takes the old one's place whole.
             if !replacesTypename, let typename = existing.typename { record.typename = typename }
@@ -202,7 +202,7 @@ public struct RecordSource: Sendable, Hashable {
             if edits.typename == nil || edits.typename == record.typename, edits.fields.hasSameContents(as: record.fields) {
                 return nil
             }
-            if edits.fields.keys == record.fields.keys && !edits.fields.values.contains(where: { $0.holdsEmbedded }) {
+            if edits.fields.replacesEveryValue(of: record.fields) {
                 // The same fields with other values (the same query answered again): every value
                 // is replaced, so the edits take the record's place whole, without a copy of it
                 // made and merged key by key under the store's lock.
