@@ -104,13 +104,16 @@ final class FrameErrorObserver: ChannelInboundHandler, RemovableChannelHandler {
     }
 
     func channelRead(context: ChannelHandlerContext, data: NIOAny) {
-        if let arrivedMessages {
-            let frame = unwrapInboundIn(data)
-            if frame.fin, frame.opcode == .text || frame.opcode == .binary || frame.opcode == .continuation {
-                arrivedMessages.withLock { $0 += 1 }
-            }
+        // The frame is only looked at, in an expression of its own: no copy of it is held while
+        // the handlers after this one (and the task that reads it) use it.
+        if let arrivedMessages, Self.endsDataMessage(unwrapInboundIn(data)) {
+            arrivedMessages.withLock { $0 += 1 }
         }
         context.fireChannelRead(data)
+    }
+
+    private static func endsDataMessage(_ frame: WebSocketFrame) -> Bool {
+        frame.fin && (frame.opcode == .text || frame.opcode == .binary || frame.opcode == .continuation)
     }
 
     func errorCaught(context: ChannelHandlerContext, error: any Error) {
