@@ -338,8 +338,9 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
             let keys = Array(ids)
             let reader = state.reader
             var unreadable = 0
-            // How many of the rows asked for each write stored, for writes small enough to read ahead.
-            var askedPerBatch: [Int: Int] = [:]
+            // How many of the rows asked for each write stored, and how many rows it stored, for
+            // writes small enough to read ahead.
+            var askedPerBatch: [Int: (asked: Int, rows: Int)] = [:]
             var foundRows = Set<Int>()
             try Self.forEachChunk(of: keys.count, sizes: Self.lookupChunks) { first, count throws(SQLiteCacheError) in
                 try state.connection.run(
@@ -349,12 +350,14 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
                     if let (id, recordState) = Self.recordState(of: row, reader) { found[id] = recordState } else { unreadable += 1 }
                     let batch = row.int(3)
                     if batch > 0, (2...Self.coLoadLimit).contains(row.int(4)) {
-                        askedPerBatch[batch, default: 0] += 1
+                        askedPerBatch[batch, default: (0, row.int(4))].asked += 1
                         foundRows.insert(row.int(5))
                     }
                 }
             }
-            for (batch, asked) in askedPerBatch where (asked >= 2 || readingAhead) && state.coLoaded.insert(batch).inserted {
+            for (batch, (asked, rows)) in askedPerBatch where (asked >= 2 || readingAhead) && state.coLoaded.insert(batch).inserted {
+                // Room for the whole write at once, not grown (and rehashed) as it comes.
+                found.reserveCapacity(found.count + rows)
                 try state.connection.run(Self.selectBatchSQL, [.int(batch)]) { row in
                     // Rows asked for are already decoded.
                     if foundRows.contains(row.int(3)) { return }

@@ -26,15 +26,8 @@ final class WorkingSet {
     private var knownIDsLimit: Int { max(limit * 4, 1_024) }
     /// While a batched read runs: the IDs it missed, to be loaded before it runs again.
     private var misses: Set<DataID>?
-    /// When each record in memory was last used, by a counter.
-    private var lastUse: [DataID: UInt64] = [:]
-    private var clock: UInt64 = 0
-    /// Records read since the last write (handed to the cache for least-recently-used eviction):
-    /// each once, when its last use before was at or before `clockAtLastWrite`.
-    private var readSinceWrite: [DataID] = []
-    /// `clock` when the last write took the records read before it. Loading or writing a record
-    /// dates it so, which is not a read.
-    private var clockAtLastWrite: UInt64 = 0
+    /// When each record in memory was last used, and what was read since the last write.
+    private var recency = Recency()
     /// Off while the prefetch walk looks records up: the read that follows it uses them.
     private var touches = true
     /// Records whose last write to the cache failed: memory has the only copy, so they stay.
@@ -52,16 +45,18 @@ final class WorkingSet {
     init(records: RecordSource, cache: (any NormalizedCache)?, limit: Int, onError: @escaping (any Error) -> Void) {
         self.records = records
         self.cache = cache
+        isBacked = cache != nil
         self.limit = max(limit, 1)
         self.onError = onError
     }
 
-    /// Whether records live beyond memory.
-    var isBacked: Bool { cache != nil }
+    /// Whether records live beyond memory (there is a persistent cache). A stored flag: asking
+    /// `cache != nil` copies the existential, which the lookups of a cold read paid for each record.
+    let isBacked: Bool
 
     /// The cache holds no records now: from here on it holds only what ``willWrite(_:)`` hands it.
     func cacheHoldsOnlyWhatIsWritten() {
-        if cache != nil { writtenSinceEmpty = [] }
+        if isBacked { writtenSinceEmpty = [] }
     }
 
     /// Whether the cache may hold `id` (it was not looked up in vain, and it may have been written).
@@ -77,7 +72,7 @@ final class WorkingSet {
     /// under the lock, where records can be loaded).
     func unlockedLookup(noting misses: ReadMisses) -> Reader.Lookup {
         let records = self.records
-        guard cache != nil, cacheIsReadable else { return { records.state(of: $0) } }
+        guard isBacked, cacheIsReadable else { return { records.state(of: $0) } }
         let (absent, written) = (self.absent, self.writtenSinceEmpty)
         return { id in
             if let state = records.state(of: id) { return state }
@@ -90,10 +85,10 @@ final class WorkingSet {
     /// batched read, noting it as missed).
     func state(of id: DataID) -> RecordState? {
         if let state = records.state(of: id) {
-            if cache != nil, touches { touch(id, read: true) }
+            if isBacked, touches { touch(id, read: true) }
             return state
         }
-        guard cache != nil, cacheIsReadable, cacheMayHold(id) else { return nil }
+        guard isBacked, cacheIsReadable, cacheMayHold(id) else { return nil }
         if misses != nil {
             misses!.insert(id)
             return nil
@@ -104,26 +99,12 @@ final class WorkingSet {
 
     /// Dates a use of `id`: a read now, or (not a read) a load or a write.
     private func touch(_ id: DataID, read: Bool) {
-        guard read else {
-            lastUse[id] = clockAtLastWrite
-            return
-        }
-        clock &+= 1
-        // One lookup: the last use before tells whether this is the first read since the write.
-        if (lastUse.updateValue(clock, forKey: id) ?? 0) <= clockAtLastWrite {
-            readSinceWrite.append(id)
-            // A long run of reads without a write keeps only the latest ones.
-            if readSinceWrite.count > limit { readSinceWrite.removeFirst(readSinceWrite.count - limit / 2) }
-        }
+        recency.touch(id, read: read, limit: limit)
     }
 
     /// The records read since the last write, handed over to it.
     func takeReadSinceWrite() -> Set<DataID> {
-        defer {
-            readSinceWrite.removeAll(keepingCapacity: true)
-            clockAtLastWrite = clock
-        }
-        return Set(readSinceWrite)
+        recency.takeReadSinceWrite()
     }
 
     /// Loads those of `ids` that memory does not hold, in one batch. Returns whether the cache
@@ -143,21 +124,53 @@ final class WorkingSet {
         var readAhead = false
         do {
             let found = try cache.loadRecords(forKeys: wanted, readingAhead: readingAhead)
-            records.reserveCapacity(min(records.count + found.count, limit))
-            lastUse.reserveCapacity(min(lastUse.count + found.count, limit))
-            for (id, state) in found {
-                if wanted.remove(id) != nil {
-                    records.replace(id, with: state)
-                    touch(id, read: touches)
+            var asked: [DataID] = []
+            do {
+                // The tables are taken out for the loop and put back, as in `willWrite`: one
+                // exclusivity check each instead of several per record (a cold read of the
+                // GitHub response loads 800 records here).
+                var (memory, uses, absent) = (records, recency.lastUse, self.absent)
+                (records, recency.lastUse, self.absent) = (RecordSource(), [:], [])
+                defer { (records, recency.lastUse, self.absent) = (memory, uses, absent) }
+                uses.reserveCapacity(min(uses.count + found.count, limit))
+                let (limit, writeClock) = (self.limit, recency.clockAtLastWrite)
+                if memory.count < found.count, memory.count + found.count <= limit {
+                    // A large load into a small memory (a cold read): the loaded table becomes
+                    // memory's, and memory's few records go into it, instead of each loaded
+                    // record being copied into memory's table. Memory's records win over those
+                    // read ahead, as below; none of them was asked for.
+                    var table = consume found
+                    for id in table.keys {
+                        if wanted.remove(id) != nil {
+                            asked.append(id)
+                            continue
+                        }
+                        readAhead = true
+                        guard !memory.contains(id) else { continue }
+                        if !absent.isEmpty { absent.remove(id) }
+                        uses[id] = writeClock
+                    }
+                    for (id, state) in memory.states { table[id] = state }
+                    memory = RecordSource(consume table)
                 } else {
-                    // Read ahead by the cache (written with what was asked for): kept while
-                    // there is room, as the least recently used of what was loaded now.
-                    readAhead = true
-                    guard records.count < limit, records.insertIfMissing(id, state) else { continue }
-                    if !absent.isEmpty { absent.remove(id) }
-                    touch(id, read: false)
+                    memory.reserveCapacity(min(memory.count + found.count, limit))
+                    for (id, state) in found {
+                        if wanted.remove(id) != nil {
+                            memory.replace(id, with: state)
+                            asked.append(id)
+                        } else {
+                            // Read ahead by the cache (written with what was asked for): kept
+                            // while there is room, as the least recently used of what was
+                            // loaded now (dated as by a load: see `Recency.touch`).
+                            readAhead = true
+                            guard memory.count < limit, memory.insertIfMissing(id, state) else { continue }
+                            if !absent.isEmpty { absent.remove(id) }
+                            uses[id] = writeClock
+                        }
+                    }
                 }
             }
+            for id in asked { touch(id, read: touches) }
         } catch {
             // Reads go on without what could not be loaded: it is missing, as for a cold cache.
             onError(error)
@@ -175,7 +188,7 @@ final class WorkingSet {
     /// is asked to read ahead: the read is going down a tree of records memory lacks. A read
     /// whose records are in memory runs once; a cold one runs twice.
     func batchedRead<T>(_ read: () -> T, prefetch: ((_ loadMissed: () -> Bool) -> Void)? = nil) -> T {
-        guard cache != nil, cacheIsReadable, misses == nil else { return read() }
+        guard isBacked, cacheIsReadable, misses == nil else { return read() }
         misses = []
         loadsInRead = 0
         defer { misses = nil }
@@ -210,19 +223,19 @@ final class WorkingSet {
     /// Records a commit changed, now in memory and queued for the cache: they stay in memory
     /// until ``didWrite(_:succeeded:)``.
     func willWrite(_ ids: some Collection<DataID>) {
-        guard cache != nil else { return }
+        guard isBacked else { return }
         // The tables are taken out for the loop and put back: one exclusivity check each instead
         // of several per ID, and their room made once. (A first write of the GitHub response's
         // 800 records cost 2.0 M instructions here, most of the SQLite publish's extra cost over
         // an in-memory one: callgrind, issue 26.)
         var pending = pendingWrites
-        var uses = lastUse
+        var uses = recency.lastUse
         var written = writtenSinceEmpty
         var absent = self.absent
-        (pendingWrites, lastUse, writtenSinceEmpty, self.absent) = ([:], [:], nil, [])
-        defer { (pendingWrites, lastUse, writtenSinceEmpty, self.absent) = (pending, uses, written, absent) }
+        (pendingWrites, recency.lastUse, writtenSinceEmpty, self.absent) = ([:], [:], nil, [])
+        defer { (pendingWrites, recency.lastUse, writtenSinceEmpty, self.absent) = (pending, uses, written, absent) }
         let records = self.records
-        let (writeClock, knownLimit) = (clockAtLastWrite, knownIDsLimit)
+        let (writeClock, knownLimit) = (recency.clockAtLastWrite, knownIDsLimit)
         pending.reserveCapacity(pending.count + ids.count)
         uses.reserveCapacity(min(uses.count + ids.count, limit + ids.count))
         if written != nil { written!.reserveCapacity(min(written!.count + ids.count, knownLimit + 1)) }
@@ -241,7 +254,7 @@ final class WorkingSet {
     /// A commit's records were written (when `succeeded`) or not: those not written stay in
     /// memory for good, the only copy.
     func didWrite(_ ids: some Sequence<DataID>, succeeded: Bool) {
-        guard cache != nil else { return }
+        guard isBacked else { return }
         for id in ids {
             if let count = pendingWrites[id] { pendingWrites[id] = count > 1 ? count - 1 : nil }
             if succeeded { pinned.remove(id) } else { pinned.insert(id) }
@@ -255,14 +268,14 @@ final class WorkingSet {
         // Once the clear is written the cache holds only what is written after it (nothing is
         // loaded until then).
         cacheHoldsOnlyWhatIsWritten()
-        lastUse.removeAll()
-        readSinceWrite.removeAll()
-        if cache != nil { pendingClears += 1 }
+        recency.lastUse.removeAll()
+        recency.readSinceWrite.removeAll()
+        if isBacked { pendingClears += 1 }
     }
 
     /// The cache's `clear()` ran; `succeeded` tells whether it was emptied.
     func didClear(succeeded: Bool) {
-        guard cache != nil else { return }
+        guard isBacked else { return }
         pendingClears -= 1
         if succeeded {
             // The cache is empty and memory holds what came after: the two agree again.
@@ -285,26 +298,26 @@ final class WorkingSet {
     /// those whose newer state it must keep until written: the cache merges those writes over the
     /// other writer's), and they are looked up again when needed.
     func othersChanged(_ ids: some Sequence<DataID>) {
-        guard cache != nil else { return }
+        guard isBacked else { return }
         // The cache no longer holds only what this store wrote.
         writtenSinceEmpty = nil
         for id in ids {
             absent.remove(id)
             guard !mustStay(id), records.state(of: id) != nil else { continue }
             records.remove(id)
-            lastUse[id] = nil
+            recency.lastUse[id] = nil
         }
     }
 
     /// Another writer cleared the cache: memory keeps only what it must (records whose writes
     /// are still to reach the cache).
     func othersCleared() {
-        guard cache != nil else { return }
+        guard isBacked else { return }
         writtenSinceEmpty = nil
         absent.removeAll()
         for id in Array(records.ids) where !mustStay(id) {
             records.remove(id)
-            lastUse[id] = nil
+            recency.lastUse[id] = nil
         }
     }
 
@@ -318,31 +331,31 @@ final class WorkingSet {
     }
 
     /// How many records were read since the last write (their reading times wait for it).
-    var readsWaitingForWrite: Int { readSinceWrite.count }
+    var readsWaitingForWrite: Int { recency.readSinceWrite.count }
 
     /// Drops a record from memory only (it stays in the cache).
     func forget(_ id: DataID) {
         guard !mustStay(id) else { return }
         records.remove(id)
-        lastUse[id] = nil
+        recency.lastUse[id] = nil
     }
 
     /// When memory holds more than `limit` records, drops the least recently used down to three
     /// quarters of it, keeping the root, pinned records and those `inUse` says are in use.
     func trim(inUse: (DataID) -> Bool) {
-        guard cache != nil, cacheIsReadable, records.count > limit else { return }
+        guard isBacked, cacheIsReadable, records.count > limit else { return }
         let target = limit - limit / 4
         var candidates: [(id: DataID, use: UInt64)] = []
         candidates.reserveCapacity(records.count)
         for id in records.ids where id != .rootID && !mustStay(id) && !inUse(id) {
-            candidates.append((id, lastUse[id] ?? 0))
+            candidates.append((id, recency.lastUse[id] ?? 0))
         }
         candidates.sort { $0.use < $1.use }
         var excess = records.count - target
         for candidate in candidates {
             guard excess > 0 else { break }
             records.remove(candidate.id)
-            lastUse[candidate.id] = nil
+            recency.lastUse[candidate.id] = nil
             excess -= 1
         }
     }
@@ -352,4 +365,43 @@ final class WorkingSet {
 /// Used by the one thread that runs the read.
 final class ReadMisses {
     var any = false
+}
+
+/// When each record in memory was last used, by a counter, and the records read since the last
+/// write. One value, so that dating a read is one exclusive access to the working set's state
+/// instead of one per table (a cold read dates about a thousand records).
+struct Recency {
+    /// When each record in memory was last used, by `clock`.
+    var lastUse: [DataID: UInt64] = [:]
+    private(set) var clock: UInt64 = 0
+    /// Records read since the last write (handed to the cache for least-recently-used eviction):
+    /// each once, when its last use before was at or before `clockAtLastWrite`.
+    var readSinceWrite: [DataID] = []
+    /// `clock` when the last write took the records read before it. Loading or writing a record
+    /// dates it so, which is not a read.
+    private(set) var clockAtLastWrite: UInt64 = 0
+
+    /// Dates a use of `id`: a read now, or (not a read) a load or a write. A long run of reads
+    /// without a write keeps only the latest of them, down to half of `limit`.
+    mutating func touch(_ id: DataID, read: Bool, limit: Int) {
+        guard read else {
+            lastUse[id] = clockAtLastWrite
+            return
+        }
+        clock &+= 1
+        // One lookup: the last use before tells whether this is the first read since the write.
+        if (lastUse.updateValue(clock, forKey: id) ?? 0) <= clockAtLastWrite {
+            readSinceWrite.append(id)
+            if readSinceWrite.count > limit { readSinceWrite.removeFirst(readSinceWrite.count - limit / 2) }
+        }
+    }
+
+    /// The records read since the last write, handed over to it: the write dates what comes after.
+    mutating func takeReadSinceWrite() -> Set<DataID> {
+        defer {
+            readSinceWrite.removeAll(keepingCapacity: true)
+            clockAtLastWrite = clock
+        }
+        return Set(readSinceWrite)
+    }
 }
