@@ -63,6 +63,19 @@ final class GatedCache: NormalizedCache, Sendable {
     var writeCalls: Int { state.withLock { $0.writeCalls } }
 }
 
+/// A gated cache that reads ahead as SQLite's does with a write's batch: any load gives every
+/// record the cache holds.
+final class ReadingAheadCache: NormalizedCache, Sendable {
+    let gated = GatedCache()
+
+    var isPersistent: Bool { true }
+    func loadRecords(forKeys ids: Set<DataID>) throws -> [DataID: RecordState] { gated.records }
+    func loadMetadata() throws -> CacheMetadata { try gated.loadMetadata() }
+    func write(_ batch: CacheBatch) throws { try gated.write(batch) }
+    func write(_ batches: [CacheBatch]) throws { try gated.write(batches) }
+    func clear() throws { try gated.clear() }
+}
+
 private func counter(_ id: DataID, _ value: Int) -> RecordSource {
     RecordSource(records: [Record(id: id, typename: "Counter", fields: ["value": .scalar(.int(value))])])
 }
@@ -146,6 +159,32 @@ struct WriteBehindTests {
         cache.setGate(open: true)
         store.waitUntilPersisted()
         #expect(value(cache.records["x"]) == 2)
+    }
+
+    /// A load that reads ahead more records than memory holds takes the loaded table as
+    /// memory's (a cold read): a record memory holds newer, its write still waiting, must win
+    /// over the cache's older copy read ahead.
+    @Test func aLoadThatReadsAheadKeepsTheNewerRecordMemoryHolds() throws {
+        let cache = ReadingAheadCache()
+        do {
+            let writer = Store(cache: cache)
+            for id in ["a", "b", "c", "d", "e"] as [DataID] { writer.publish(counter(id, 1)) }
+            writer.waitUntilPersisted()
+        }
+        let store = Store(cache: cache)
+        cache.gated.setGate(open: false)
+        store.publish(counter("b", 2))
+        // Collection frees memory of every record but b (the cache keeps them): b's write waits.
+        store.collectGarbage()
+        // Reading a loads it, and the cache gives b to e with it, b at 1.
+        #expect(value(store.recordState(of: "a")) == 1)
+        #expect(value(store.recordState(of: "b")) == 2)
+        #expect(value(store.recordState(of: "e")) == 1)
+        #expect(value(cache.gated.records["b"]) == 1)
+        cache.gated.setGate(open: true)
+        store.waitUntilPersisted()
+        #expect(value(store.recordState(of: "b")) == 2)
+        #expect(value(cache.gated.records["b"]) == 2)
     }
 
     @Test func clearIsWrittenBehindAndTheOldCacheIsNotReadMeanwhile() throws {
