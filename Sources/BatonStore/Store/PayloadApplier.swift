@@ -10,8 +10,17 @@ struct NormalizedPayload: Sendable {
     let shapedData: JSONObject
     let descriptor: OperationDescriptor
     let cacheKeys: CacheKeyConfiguration
-    let records: RecordSource
+    private(set) var records: RecordSource
     let handles: [HandleInvocation]
+
+    /// The records, moved out (the payload keeps none). A commit that holds the only reference
+    /// to their table takes it over as the store's when the store holds fewer records (a first
+    /// response); a reference kept here would make that a copy of every record.
+    mutating func takeRecords() -> RecordSource {
+        var taken = RecordSource()
+        swap(&taken, &records)
+        return taken
+    }
 }
 
 /// Applies a server or optimistic payload: normalize, run the directive handlers, then the
@@ -52,17 +61,34 @@ enum PayloadApplier {
     /// The payload's changes over the records `lookup` gives: its records, then what its
     /// directive handlers and `updater` change (under the store's lock).
     static func apply(_ payload: NormalizedPayload, lookup: @escaping Reader.Lookup, updater: Updater?) -> StoreChanges {
-        let normalized = payload.records
+        apply(payload, records: payload.records, lookup: lookup, updater: updater)
+    }
+
+    /// ``apply(_:lookup:updater:)`` with the payload's records given apart (taken out of it with
+    /// ``NormalizedPayload/takeRecords()``), so that the changes hold the only reference to them.
+    static func apply(
+        _ payload: NormalizedPayload, records normalized: consuming RecordSource, lookup: @escaping Reader.Lookup,
+        updater: Updater?
+    ) -> StoreChanges {
         if payload.handles.isEmpty && updater == nil {
             return StoreChanges(records: normalized)
         }
-        let proxy = RecordSourceProxy(
-            base: { RecordState.layered(normalized.state(of: $0), over: lookup($0)) }, cacheKeys: payload.cacheKeys)
-        for handle in payload.handles { DirectiveHandler.run(proxy, handle, variables: payload.descriptor.variables) }
-        updater?(proxy, payload.data)
-        var records = normalized
-        records.apply(proxy.changes)
-        return StoreChanges(records: records, invalidations: proxy.invalidations, readIDs: proxy.readIDs)
+        var changes = StoreChanges(records: RecordSource())
+        let edits: RecordSource
+        do {
+            // Scoped: the proxy's base holds the records, and must let go of them before they
+            // take the edits (else that copies every record).
+            let base = copy normalized
+            let proxy = RecordSourceProxy(
+                base: { RecordState.layered(base.state(of: $0), over: lookup($0)) }, cacheKeys: payload.cacheKeys)
+            for handle in payload.handles { DirectiveHandler.run(proxy, handle, variables: payload.descriptor.variables) }
+            updater?(proxy, payload.data)
+            (edits, changes.invalidations, changes.readIDs) = (proxy.changes, proxy.invalidations, proxy.readIDs)
+        }
+        var records = consume normalized
+        records.apply(edits)
+        changes.records = records
+        return changes
     }
 
     /// ``normalize(data:descriptor:errorPaths:cacheKeys:normalize:)`` and ``apply(_:lookup:updater:)`` in one.

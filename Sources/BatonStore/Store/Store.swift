@@ -362,13 +362,14 @@ public final class Store: Sendable {
     ) -> Set<DataID> {
         let descriptor = storageDescriptor(descriptor)
         // Normalized before the lock: only the handlers, the updater and the merge need it.
-        let payload = PayloadApplier.normalize(
+        var payload = PayloadApplier.normalize(
             data: data, descriptor: descriptor, errors: errors, cacheKeys: cacheKeys(for: descriptor))
         return commit(
             fetched: fetched ? descriptor : nil, removing: optimistic, silencing: subscription?.id,
             dating: fieldDate(for: descriptor, received)
         ) { state in
-            PayloadApplier.apply(payload, lookup: state.baseLookup, updater: updater)
+            let records = payload.takeRecords()
+            return PayloadApplier.apply(payload, records: consume records, lookup: state.baseLookup, updater: updater)
         }
     }
 
@@ -412,15 +413,20 @@ public final class Store: Sendable {
     /// ``publish(data:for:errors:fetched:updater:replacing:silencing:received:)``.
     @discardableResult
     public func publish(
-        _ prepared: PreparedPayload, fetched: Bool = false, updater: (@Sendable (RecordSourceProxy, JSONObject) -> Void)? = nil,
-        replacing optimistic: OptimisticUpdate? = nil, silencing subscription: StoreSubscription? = nil, received: ResponseAge? = nil
+        _ prepared: consuming PreparedPayload, fetched: Bool = false,
+        updater: (@Sendable (RecordSourceProxy, JSONObject) -> Void)? = nil, replacing optimistic: OptimisticUpdate? = nil,
+        silencing subscription: StoreSubscription? = nil, received: ResponseAge? = nil
     ) -> Set<DataID> {
-        let payload = prepared.payload
+        // Taken over: when the caller keeps no copy of the payload, the commit holds the only
+        // reference to its records (see `NormalizedPayload.takeRecords()`).
+        var payload = prepared.payload
+        _ = consume prepared
         return commit(
             fetched: fetched ? payload.descriptor : nil, removing: optimistic, silencing: subscription?.id,
             dating: fieldDate(for: payload.descriptor, received)
         ) { state in
-            PayloadApplier.apply(payload, lookup: state.baseLookup, updater: updater)
+            let records = payload.takeRecords()
+            return PayloadApplier.apply(payload, records: consume records, lookup: state.baseLookup, updater: updater)
         }
     }
 
