@@ -569,7 +569,7 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
         var records = batch.records
         for id in candidates {
             guard let mine = batch.records[id] ?? nil else { continue }
-            let edit: RecordState? = batch.changes.map { $0.state(of: id) } ?? mine
+            let edit = batch.edit(of: id)
             let result: RecordState?
             switch (edit, stored[id]) {
             case (nil, let theirs?):

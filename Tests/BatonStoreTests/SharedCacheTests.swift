@@ -130,6 +130,45 @@ struct SharedCacheTests {
         }
     }
 
+    /// The short form of a commit's edits (`CacheBatch.recordsNotEdited`, which a first
+    /// response into a store sends) merges as the long form does: the edits of a record the
+    /// store held go over another writer's newer copy, a record new to the store is its own
+    /// edit, and a record the commit did not edit keeps the stored copy.
+    @Test func theShortFormOfACommitsEditsMergesOverAnotherWritersNewerCopy() async throws {
+        try await withTemporaryFolder { folder in
+            let url = folder.appendingPathComponent("merge.sqlite")
+            let a = try SQLiteNormalizedCache(fileURL: url)
+            let b = try SQLiteNormalizedCache(fileURL: url)
+            let original = Record(id: "User:1", typename: "User", fields: ["name": .scalar("Ann"), "age": .scalar(.int(1))])
+            let third = Record(id: "User:3", typename: "User", fields: ["name": .scalar("Cy")])
+            try a.write(CacheBatch(records: ["User:1": .present(original), "User:3": .present(third)], epoch: 1))
+            #expect(try b.changesByOthers()?.recordIDs == ["User:1", "User:3"])
+            var older = original
+            older.fields["age"] = .scalar(.int(2))
+            var renamed = third
+            renamed.fields["name"] = .scalar("Di")
+            try b.write(CacheBatch(records: ["User:1": .present(older), "User:3": .present(renamed)], epoch: 2))
+            var mine = original
+            mine.fields["name"] = .scalar("Bo")
+            let new = Record(id: "User:2", typename: "User", fields: ["name": .scalar("Eve")])
+            var held = RecordSource()
+            held.set(Record(id: "User:1", fields: ["name": .scalar("Bo")]))
+            var batch = CacheBatch(
+                records: ["User:1": .present(mine), "User:2": .present(new), "User:3": .present(third)], epoch: 2, changes: held)
+            batch.recordsNotEdited = ["User:3"]
+            #expect(batch.edit(of: "User:1") == held.state(of: "User:1"))
+            #expect(batch.edit(of: "User:2") == .present(new))
+            #expect(batch.edit(of: "User:3") == nil)
+            #expect(batch.allEdits() == RecordSource(["User:1": held.state(of: "User:1")!, "User:2": .present(new)]))
+            try a.write(batch)
+            let stored = try a.allRecords()
+            #expect(stored["User:1"]?["name"] == .scalar("Bo"))
+            #expect(stored["User:1"]?["age"] == .scalar(.int(2)))
+            #expect(stored["User:2"] == new)
+            #expect(stored["User:3"]?["name"] == .scalar("Di"))
+        }
+    }
+
     /// Field ages through the merge: store B writes a record store A wrote before (so its write
     /// is merged over A's stored copy); the fields B wrote carry B's date in the file, in B's
     /// memory and in A's, not A's older one (the two-store model test's disagreement with ages:

@@ -87,8 +87,16 @@ public struct CacheBatch: Sendable, Hashable {
     /// The commit's own edits, when known: the fields it set on each record, and its deletions
     /// (``records`` holds each changed record whole, as the store's memory has it). A cache
     /// that other writers share applies these over a copy another writer stored since, rather
-    /// than writing ``records`` whole over it; `nil`: ``records`` are the edits.
+    /// than writing ``records`` whole over it; `nil`: ``records`` are the edits. Read them with
+    /// ``edit(of:)``, which also knows the short form (``recordsNotEdited``).
     public var changes: RecordSource?
+    /// When set, the edits are in a short form: ``changes`` holds those of the records the store
+    /// held before the commit, these are the records of ``records`` that the commit did not edit
+    /// (an invalidation's), and every other record of ``records`` is the commit's edit as it is
+    /// (new to the store, so the edit is the record). A commit that takes its change set over as
+    /// the store's table (a first response into a store) sends this form: the whole edits would
+    /// be that table, and sharing it with the batch would make the store copy every record.
+    public var recordsNotEdited: Set<DataID>?
 
     /// A batch; every part is empty by default.
     public init(
@@ -102,6 +110,28 @@ public struct CacheBatch: Sendable, Hashable {
         self.invalidatesStore = invalidatesStore
         self.epoch = epoch
         self.readIDs = readIDs
+    }
+
+    /// What this commit itself wrote to `id` (see ``changes``): `nil` when it did not edit it.
+    public func edit(of id: DataID) -> RecordState? {
+        guard let recordsNotEdited else {
+            guard let changes else { return records[id] ?? nil }
+            return changes.state(of: id)
+        }
+        if recordsNotEdited.contains(id) { return nil }
+        return changes?.state(of: id) ?? records[id] ?? nil
+    }
+
+    /// Every edit of this commit, in the long form of ``changes``: `nil` when they are not known
+    /// (``records`` are the edits).
+    public func allEdits() -> RecordSource? {
+        guard let recordsNotEdited else { return changes }
+        var edits = RecordSource()
+        edits.reserveCapacity(records.count)
+        for (id, state) in records where !recordsNotEdited.contains(id) {
+            if let edit = changes?.state(of: id) ?? state { edits.replace(id, with: edit) }
+        }
+        return edits
     }
 
     /// Whether the batch changes anything but reading times.

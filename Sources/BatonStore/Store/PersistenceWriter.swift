@@ -229,13 +229,14 @@ final class PersistenceWriter: Sendable {
         merged.invalidatesStore = merged.invalidatesStore || later.invalidatesStore
         merged.epoch = max(merged.epoch, later.epoch)
         merged.readIDs.formUnion(later.readIDs)
-        if var edits = merged.changes, let laterEdits = later.changes {
+        if var edits = earlier.allEdits(), let laterEdits = later.allEdits() {
             edits.apply(laterEdits)
             merged.changes = edits
         } else {
             // One side's edits are unknown: its records count as edits, whole.
             merged.changes = nil
         }
+        merged.recordsNotEdited = nil
         return merged
     }
 }

@@ -570,10 +570,23 @@ public final class Store: Sendable {
             // Handed over, not shared, so that a large change set's table can be taken over as it is.
             var records = changes.records
             changes.records = RecordSource()
-            // The edits themselves, for a cache that others write too (merged over their copies).
-            if writer != nil { batch.changes = records }
             // Fields merge over the whole record, so the cache's copy of each one comes first.
             if persists && !clearsCache { state.memory.load(records.ids) }
+            // The edits themselves, for a cache that others write too (merged over their copies).
+            if writer != nil {
+                if records.count > state.source.count {
+                    // The change set will be taken over as the store's table (see
+                    // `RecordSource.apply`): the batch gets the short form, so that it does not
+                    // share that table (which would make taking it over a copy of every record).
+                    let source = state.source
+                    var held = RecordSource()
+                    for id in source.ids { if let edit = records.state(of: id) { held.replace(id, with: edit) } }
+                    batch.changes = held
+                    batch.recordsNotEdited = changes.invalidations.records.filter { !records.contains($0) }
+                } else {
+                    batch.changes = records
+                }
+            }
             if let dating {
                 // Server data: every field written gets the response's date, over the record's other ages.
                 let base = state.source
