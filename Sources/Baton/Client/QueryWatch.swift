@@ -65,6 +65,9 @@ final class QueryWatch<Query: GraphQLQuery>: Sendable {
         var fetch: Task<Void, Never>?
         var refetching = false
         var hasEmittedData = false
+        /// A change published after the subscription was emitted: the first answer, read before
+        /// it, must not follow it (it would stay the last word on stale data).
+        var emittedChange = false
         var stopped = false
         /// While the watch publishes its own fetch, changes others publish are held here (the
         /// newest only) and emitted after the server's result, so they are not overtaken by it.
@@ -109,7 +112,12 @@ final class QueryWatch<Query: GraphQLQuery>: Sendable {
         let cached = client.cacheAnswer(for: query, maxStale: maxStale)
         let plan = CachePolicyPlan(cachePolicy, hasData: cached.result != nil || cached.thrown != nil, isFresh: cached.isFresh)
         if plan.answersFromCache, let result = cached.result ?? cached.thrown.map(Self.failedRead) {
-            emit(result)
+            // Checked and emitted under the lock that `storeChanged` marks its emissions under.
+            state.withLock { state in
+                guard !state.emittedChange else { return }
+                if result.data != nil { state.hasEmittedData = true }
+                continuation.yield(result)
+            }
             if !plan.fetches { refetch(whenStaleAt: cached.staleAt) }
         }
         if plan.fetches { fetch(writesToStore: plan.writesToStore, endsOnError: true) }
@@ -202,7 +210,10 @@ final class QueryWatch<Query: GraphQLQuery>: Sendable {
                     data: typed?.data, errors: read.fieldErrors.isEmpty ? nil : read.fieldErrors, extensions: nil, source: .cache,
                     isStale: read.isStale(at: client.store.clock.now), caughtFieldError: typed?.caught)
             let held = state.withLock { state -> Bool in
-                guard state.publishingOwnFetch else { return false }
+                guard state.publishingOwnFetch else {
+                    state.emittedChange = true
+                    return false
+                }
                 state.held = result
                 return true
             }
