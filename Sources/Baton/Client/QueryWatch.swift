@@ -112,12 +112,7 @@ final class QueryWatch<Query: GraphQLQuery>: Sendable {
         let cached = client.cacheAnswer(for: query, maxStale: maxStale)
         let plan = CachePolicyPlan(cachePolicy, hasData: cached.result != nil || cached.thrown != nil, isFresh: cached.isFresh)
         if plan.answersFromCache, let result = cached.result ?? cached.thrown.map(Self.failedRead) {
-            // Checked and emitted under the lock that `storeChanged` marks its emissions under.
-            state.withLock { state in
-                guard !state.emittedChange else { return }
-                if result.data != nil { state.hasEmittedData = true }
-                continuation.yield(result)
-            }
+            emit(result, unlessAfterAChange: true)
             if !plan.fetches { refetch(whenStaleAt: cached.staleAt) }
         }
         if plan.fetches { fetch(writesToStore: plan.writesToStore, endsOnError: true) }
@@ -171,9 +166,15 @@ final class QueryWatch<Query: GraphQLQuery>: Sendable {
         token?.release()
     }
 
-    private func emit(_ result: GraphQLResult<Query.Data>) {
-        if result.data != nil { state.withLock { $0.hasEmittedData = true } }
-        continuation.yield(result)
+    /// Emits `result`. `unlessAfterAChange`: not when a change was emitted already (the first
+    /// answer, read before it); checked and emitted under the lock `storeChanged` marks its
+    /// emissions under.
+    private func emit(_ result: GraphQLResult<Query.Data>, unlessAfterAChange: Bool = false) {
+        state.withLock { state in
+            if unlessAfterAChange && state.emittedChange { return }
+            if result.data != nil { state.hasEmittedData = true }
+            continuation.yield(result)
+        }
     }
 
     /// The result that says `@required(action: THROW)` or `@throwOnFieldError` failed the read

@@ -64,9 +64,14 @@ enum PayloadApplier {
         apply(payload, records: payload.records, lookup: lookup, updater: updater)
     }
 
-    /// ``apply(_:lookup:updater:)`` with the payload's records given apart (taken out of it with
-    /// ``NormalizedPayload/takeRecords()``), so that the changes hold the only reference to them.
-    static func apply(
+    /// ``apply(_:lookup:updater:)`` that takes the payload's records out of it
+    /// (``NormalizedPayload/takeRecords()``), so that the changes hold the only reference to them.
+    static func apply(taking payload: inout NormalizedPayload, lookup: @escaping Reader.Lookup, updater: Updater?) -> StoreChanges {
+        let records = payload.takeRecords()
+        return apply(payload, records: consume records, lookup: lookup, updater: updater)
+    }
+
+    private static func apply(
         _ payload: NormalizedPayload, records normalized: consuming RecordSource, lookup: @escaping Reader.Lookup,
         updater: Updater?
     ) -> StoreChanges {

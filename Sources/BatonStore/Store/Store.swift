@@ -368,8 +368,7 @@ public final class Store: Sendable {
             fetched: fetched ? descriptor : nil, removing: optimistic, silencing: subscription?.id,
             dating: fieldDate(for: descriptor, received)
         ) { state in
-            let records = payload.takeRecords()
-            return PayloadApplier.apply(payload, records: consume records, lookup: state.baseLookup, updater: updater)
+            PayloadApplier.apply(taking: &payload, lookup: state.baseLookup, updater: updater)
         }
     }
 
@@ -425,8 +424,7 @@ public final class Store: Sendable {
             fetched: fetched ? payload.descriptor : nil, removing: optimistic, silencing: subscription?.id,
             dating: fieldDate(for: payload.descriptor, received)
         ) { state in
-            let records = payload.takeRecords()
-            return PayloadApplier.apply(payload, records: consume records, lookup: state.baseLookup, updater: updater)
+            PayloadApplier.apply(taking: &payload, lookup: state.baseLookup, updater: updater)
         }
     }
 

@@ -134,6 +134,13 @@ final class WorkingSet {
                 defer { (records, recency.lastUse, self.absent) = (memory, uses, absent) }
                 uses.reserveCapacity(min(uses.count + found.count, limit))
                 let (limit, writeClock) = (self.limit, recency.clockAtLastWrite)
+                // A record read ahead by the cache (written with what was asked for) and kept: no
+                // longer absent, and dated as by a load (see `Recency.touch`), the least recently
+                // used of what was loaded now.
+                func keep(readAhead id: DataID) {
+                    if !absent.isEmpty { absent.remove(id) }
+                    uses[id] = writeClock
+                }
                 if memory.count < found.count, memory.count + found.count <= limit {
                     // A large load into a small memory (a cold read): the loaded table becomes
                     // memory's, and memory's few records go into it, instead of each loaded
@@ -146,9 +153,7 @@ final class WorkingSet {
                             continue
                         }
                         readAhead = true
-                        guard !memory.contains(id) else { continue }
-                        if !absent.isEmpty { absent.remove(id) }
-                        uses[id] = writeClock
+                        if !memory.contains(id) { keep(readAhead: id) }
                     }
                     for (id, state) in memory.states { table[id] = state }
                     memory = RecordSource(consume table)
@@ -159,13 +164,9 @@ final class WorkingSet {
                             memory.replace(id, with: state)
                             asked.append(id)
                         } else {
-                            // Read ahead by the cache (written with what was asked for): kept
-                            // while there is room, as the least recently used of what was
-                            // loaded now (dated as by a load: see `Recency.touch`).
+                            // Kept while there is room.
                             readAhead = true
-                            guard memory.count < limit, memory.insertIfMissing(id, state) else { continue }
-                            if !absent.isEmpty { absent.remove(id) }
-                            uses[id] = writeClock
+                            if memory.count < limit, memory.insertIfMissing(id, state) { keep(readAhead: id) }
                         }
                     }
                 }
