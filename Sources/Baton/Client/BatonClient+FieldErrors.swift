@@ -57,7 +57,7 @@ extension BatonClient {
         _ type: T.Type, unchecked object: JSONObject, variables: JSONObject, operationName: String
     ) throws(BatonError) -> (matches: Bool, data: T?, caught: GraphQLFieldError?) {
         do {
-            try SelectionPlan(T.__selections, parentType: T.__parentType.name, variables: variables).validate(object)
+            try SelectionPlanCache.plan(T.__selections, parentType: T.__parentType.name, variables: variables).validate(object)
         } catch {
             return (false, nil, nil)
         }

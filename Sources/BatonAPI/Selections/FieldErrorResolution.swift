@@ -285,7 +285,7 @@ extension SelectionSet {
         jsonObject: JSONObject, variables: JSONObject = [:], log: (ResponsePath) -> Void = { _ in }
     ) throws(SelectionSetDecodingError) -> Self? {
         do {
-            try SelectionPlan(Self.__selections, parentType: Self.__parentType.name, variables: variables).validate(jsonObject)
+            try SelectionPlanCache.plan(Self.__selections, parentType: Self.__parentType.name, variables: variables).validate(jsonObject)
         } catch {
             throw error.decodingError
         }
@@ -310,7 +310,7 @@ extension SelectionSet {
     ) throws(SelectionSetDecodingError) -> (data: Self?, caught: GraphQLFieldError?) {
         let catchTarget = Self.__catchTarget
         guard catchTarget != nil || Self.__selections.handlesFieldErrors else { return (Self(_dataDict: DataDict(object)), nil) }
-        let plan = SelectionPlan(Self.__selections, parentType: Self.__parentType.name, variables: variables, separatesCaughtFragments: true)
+        let plan = SelectionPlanCache.plan(Self.__selections, parentType: Self.__parentType.name, variables: variables, separatesCaughtFragments: true)
         var path: [ResponsePath.Component] = []
         let resolved: JSONObject?
         do throws(FieldErrorFailure) {

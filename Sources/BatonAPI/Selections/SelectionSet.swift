@@ -68,7 +68,7 @@ extension SelectionSet {
     /// too, with the errors in `fieldErrors`.
     public init(jsonObject: JSONObject, variables: JSONObject = [:]) throws(SelectionSetDecodingError) {
         do {
-            try SelectionPlan(Self.__selections, parentType: Self.__parentType.name, variables: variables).validate(jsonObject)
+            try SelectionPlanCache.plan(Self.__selections, parentType: Self.__parentType.name, variables: variables).validate(jsonObject)
         } catch {
             throw error.decodingError
         }

@@ -60,7 +60,7 @@ struct ResponseExecutor {
     ) throws(SelectionSetDecodingError) -> ExecutionResult {
         var executor = ResponseExecutor(
             cacheKeys: cacheKeys, checks: checks, errors: errors, fillsRecordIDs: selections.selectsRecordID)
-        let plan = SelectionPlan(selections, parentType: rootType, variables: variables)
+        let plan = SelectionPlanCache.plan(selections, parentType: rootType, variables: variables)
         let rewritten: JSONObject?
         do {
             rewritten = try executor.executeObject(data, typename: nil, id: rootID, parentType: rootType, plan: plan)
@@ -80,7 +80,7 @@ struct ResponseExecutor {
         rootID: DataID, rootType: String, variables: JSONObject, cacheKeys: CacheKeyConfiguration, errors: [GraphQLError] = []
     ) throws(SelectionSetDecodingError) -> (records: RecordSource, handles: [HandleInvocation])? {
         var executor = ResponseExecutor(cacheKeys: cacheKeys, checks: .optimistic, errors: errors, fillsRecordIDs: false)
-        let rootPlan = SelectionPlan(selections, parentType: rootType, variables: variables)
+        let rootPlan = SelectionPlanCache.plan(selections, parentType: rootType, variables: variables)
         for patch in patches {
             guard let target = executor.locate(patch.path, in: data, rootID: rootID, rootType: rootType, plan: rootPlan) else { return nil }
             var fields = patch.data
@@ -147,7 +147,7 @@ struct ResponseExecutor {
         // Another occurrence of the same record in this response was written already (or while
         // walking the children): merge, this occurrence's fields last.
         changes.merge(
-            Record(id: id, typename: typename ?? (id == .rootID ? nil : parentType), fields: fields), replacesTypename: typename != nil)
+            id: id, typename: typename ?? (id == .rootID ? nil : parentType), fields: fields, replacesTypename: typename != nil)
         return rebuilt
     }
 

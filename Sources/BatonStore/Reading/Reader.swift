@@ -98,7 +98,7 @@ public struct Reader {
         reader.seen.insert(rootID)
         switch lookup(rootID) {
         case .present(let record)?:
-            var data = reader.readObject(record, parentType: rootType, plan: SelectionPlan(selections, parentType: rootType, variables: variables))
+            var data = reader.readObject(record, parentType: rootType, plan: SelectionPlanCache.plan(selections, parentType: rootType, variables: variables))
             var fieldErrors: [GraphQLError] = []
             if reader.metFieldErrors {
                 var path: [ResponsePath.Component] = []
@@ -117,7 +117,7 @@ public struct Reader {
             if rootID == .rootID && selections.selectsOnlyClientFields {
                 let data = reader.readObject(
                     Record(id: rootID, typename: nil, fields: RecordFields()),
-                    parentType: rootType, plan: SelectionPlan(selections, parentType: rootType, variables: variables))
+                    parentType: rootType, plan: SelectionPlanCache.plan(selections, parentType: rootType, variables: variables))
                 return ReadResult(
                     data: data, seenIDs: reader.seen, seenRootFields: reader.seenRootFields, isMissing: reader.isMissing,
                     missingPaths: reader.missingPaths)

@@ -17,7 +17,7 @@ enum RecordPrefetcher {
         lookup: Reader.Lookup, loadMissed: () -> Bool
     ) {
         guard case .present(let root)? = lookup(rootID) else { return }
-        var frontier: [Visit] = [Visit(record: root, type: rootType, plan: SelectionPlan(selections, parentType: rootType, variables: variables))]
+        var frontier: [Visit] = [Visit(record: root, type: rootType, plan: SelectionPlanCache.plan(selections, parentType: rootType, variables: variables))]
         var next: [Pending] = []
         var unresolved: [Pending] = []
         // A record reached again with the same selections (an author of many comments) is

@@ -47,7 +47,7 @@ extension Store {
         _: T.Type, _ object: JSONObject, variables: JSONObject
     ) -> Result<T, SelectionSetDecodingError>? {
         do {
-            try SelectionPlan(T.__selections, parentType: T.__parentType.name, variables: variables).validate(object)
+            try SelectionPlanCache.plan(T.__selections, parentType: T.__parentType.name, variables: variables).validate(object)
         } catch {
             return nil
         }
