@@ -169,7 +169,8 @@ public struct RecordSource: Sendable, Hashable {
                 added.append((id, Self.take(&changes.states.values[position])))
                 continue
             }
-            switch Self.layering(changes.states.values[position], over: states.values[index], id: id, changedRootFields: &changedRootFields) {
+            // Passed in place (inout, not changed): read where they are, without a copy of each.
+            switch Self.layering(&changes.states.values[position], over: &states.values[index], id: id, changedRootFields: &changedRootFields) {
             case .unchanged:
                 continue
             case .update:
@@ -213,7 +214,7 @@ public struct RecordSource: Sendable, Hashable {
     /// ``layer(_:over:id:changedRootFields:)`` saying when the result is the update as it is, so
     /// that the caller moves it instead of copying it.
     private static func layering(
-        _ update: RecordState, over existing: RecordState, id: DataID, changedRootFields: inout Set<String>
+        _ update: inout RecordState, over existing: inout RecordState, id: DataID, changedRootFields: inout Set<String>
     ) -> Layering {
         if case .present(let edits) = update, case .present(let record) = existing {
             // The common case of a refetch: the same fields with the same values, compared in
