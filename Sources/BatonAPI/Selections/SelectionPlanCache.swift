@@ -20,8 +20,9 @@ package enum SelectionPlanCache {
         _ selections: [Selection], parentType: String?, variables: JSONObject, separatesCaughtFragments: Bool = false
     ) -> SelectionPlan {
         // An empty selection set costs nothing to plan, and its array has no buffer of its own to
-        // name it by.
-        guard let identity = selections.withUnsafeBufferPointer({ $0.baseAddress.map(UnsafeRawPointer.init) }) else {
+        // name it by (every empty array shares one).
+        guard !selections.isEmpty, let identity = selections.withUnsafeBufferPointer({ $0.baseAddress.map(UnsafeRawPointer.init) })
+        else {
             return SelectionPlan(selections, parentType: parentType, variables: variables, separatesCaughtFragments: separatesCaughtFragments)
         }
         let key = Key(

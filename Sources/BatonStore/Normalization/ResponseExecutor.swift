@@ -175,17 +175,19 @@ struct ResponseExecutor {
         let responseKeys = object.keys
         var next = 0
         for entry in planned.fields {
-            let found: JSONValue?
+            // Where the value is; it is copied out only for what keeps it (a copy of a string or
+            // an object is a reference count written).
+            let found: Int?
             if next < responseKeys.count && responseKeys[next] == entry.responseKey {
-                found = object.values[next]
+                found = next
                 next += 1
             } else if let position = object.position(of: entry.responseKey) {
-                found = object.values[position]
+                found = position
                 next = position + 1
             } else {
                 found = nil
             }
-            guard let value = found else {
+            guard let position = found else {
                 // A client-only field is never in a server's response: not an error, and not
                 // written, so the record keeps the value the client gave it.
                 if checks == .response && entry.isRequired && !entry.isClientOnly {
@@ -197,9 +199,22 @@ struct ResponseExecutor {
             }
             switch entry.kind {
             case .typename:
-                if checks != .none { try check(value, entry) }
+                if checks != .none {
+                    // A string, as a typename must be, needs no other check.
+                    if case .string = object.values[position] { continue }
+                    try check(object.values[position], entry)
+                }
                 continue
             case .recordID:
+                continue
+            case .scalar:
+                break
+            case .composite:
+                break
+            }
+            let value = object.values[position]
+            switch entry.kind {
+            case .typename, .recordID:
                 continue
             case .scalar:
                 if checks != .none { try check(value, entry) }
