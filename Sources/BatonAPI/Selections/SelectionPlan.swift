@@ -18,6 +18,10 @@ package final class SelectionPlan {
     private var lastTypename: String?
     private var lastObject = PlannedObject(fields: [])
     private var objectsByTypename: [String: PlannedObject] = [:]
+    /// How many records the last execution with this plan made (the store's executor sizes its
+    /// table by it). Plans are kept per thread (``SelectionPlanCache``), so this is the last
+    /// walk on this thread.
+    package var recordsLastMade = 0
     /// Whether these selections are under a client-only field: all their fields are client-only.
     private let isUnderClientField: Bool
     /// Whether fragments under `@catch` are kept apart (``PlannedObject/caught``) instead of

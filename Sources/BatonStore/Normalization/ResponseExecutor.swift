@@ -61,12 +61,16 @@ struct ResponseExecutor {
         var executor = ResponseExecutor(
             cacheKeys: cacheKeys, checks: checks, errors: errors, fillsRecordIDs: selections.selectsRecordID)
         let plan = SelectionPlanCache.plan(selections, parentType: rootType, variables: variables)
+        // Room for as many records as the last walk with this plan made: the table is then not
+        // rebuilt as it grows (callgrind, GitHub receive: its growth cost 0.25 M instructions).
+        executor.changes.reserveCapacity(plan.recordsLastMade)
         let rewritten: JSONObject?
         do {
             rewritten = try executor.executeObject(data, typename: nil, id: rootID, parentType: rootType, plan: plan)
         } catch {
             throw error.decodingError
         }
+        plan.recordsLastMade = executor.changes.count
         return ExecutionResult(records: executor.changes, handles: executor.handles, data: rewritten ?? data)
     }
 
