@@ -211,20 +211,11 @@ struct ResponseExecutor {
                 continue
             case .recordID:
                 continue
-            case .scalar:
-                break
-            case .composite:
+            case .scalar, .composite:
                 break
             }
             let value = object.values[position]
-            switch entry.kind {
-            case .typename, .recordID:
-                continue
-            case .scalar:
-                if checks != .none { try check(value, entry) }
-            case .composite:
-                break
-            }
+            if case .scalar = entry.kind, checks != .none { try check(value, entry) }
             for directive in entry.directives {
                 handles.append(
                     HandleInvocation(parentID: id, field: entry.field, storageKey: entry.storageKey, value: value, directive: directive))
