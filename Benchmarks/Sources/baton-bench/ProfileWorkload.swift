@@ -13,6 +13,10 @@ enum ProfileWorkload: String, CaseIterable {
     case receive
     /// Normalize the parsed response into a store over a fresh SQLite file.
     case persist
+    /// The SQLite cache's write of the response's records alone (the persist figure's work),
+    /// each into a new file; with a second argument, that many writes of the records of other
+    /// copies of the response follow on the same connection (a writer's later writes).
+    case cacheWrite
     /// Read the query back from a filled store into typed data.
     case read
     /// Read the query from stores just opened over a SQLite file that holds it (every record
@@ -39,12 +43,18 @@ enum ProfileWorkload: String, CaseIterable {
             throw BenchError("--profile needs one of: " + allCases.map(\.rawValue).joined(separator: ", "))
         }
         let repetitions = arguments.dropFirst().first.flatMap { Int($0) } ?? 20
-        // An optional third argument scales the response (its issues repeated, as the growth figures do).
-        let factor = arguments.dropFirst(2).first.flatMap { Int($0) } ?? 1
+        // An optional third argument scales the response (its issues repeated, as the growth figures
+        // do); for `cacheWrite` it is the number of later writes.
+        let third = arguments.dropFirst(2).first.flatMap { Int($0) }
+        if workload == .cacheWrite {
+            try workload.run(response: response, repetitions: repetitions, laterWrites: third ?? 0)
+            return
+        }
+        let factor = third ?? 1
         try workload.run(response: factor == 1 ? response : try GitHubFigures.scaled(response, factor: factor), repetitions: repetitions)
     }
 
-    func run(response: Data, repetitions: Int) throws {
+    func run(response: Data, repetitions: Int, laterWrites: Int = 0) throws {
         switch self {
         case .clientReceive:
             // The client's workloads are async: run on a task, waited for here, so that `--profile`
@@ -71,6 +81,23 @@ enum ProfileWorkload: String, CaseIterable {
             for round in 0..<repetitions {
                 let cache = try SQLiteNormalizedCache(fileURL: folder.appendingPathComponent("cache-\(round).sqlite"))
                 try GitHubFigures.receive(response, into: Store(cache: cache))
+            }
+        case .cacheWrite:
+            let folder = FileManager.default.temporaryDirectory.appendingPathComponent("baton-bench-\(UUID().uuidString)")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let batches = try (0..<(1 + laterWrites)).map { copy in
+                let bytes = try GitHubFigures.scaled(response, factor: 1, firstCopy: copy)
+                guard let data = try JSONValue(parsing: bytes)["data"]?.objectValue else { throw BenchError("no data") }
+                let normalized = Store()
+                normalized.publish(data: data, for: OperationDescriptor(operation: GitHubFigures.query))
+                var records: [DataID: RecordState?] = [:]
+                for (id, state) in normalized.snapshot().states { records[id] = state }
+                return CacheBatch(records: records)
+            }
+            for round in 0..<repetitions {
+                let cache = try SQLiteNormalizedCache(fileURL: folder.appendingPathComponent("cache-\(round).sqlite"))
+                for batch in batches { try cache.write(batch) }
             }
         case .memory:
             let start = GitHubFigures.residentPeakKB()
