@@ -213,4 +213,27 @@ struct NormalizerReaderTests {
         #expect(small.count == 5)
         #expect(large.count == 25)
     }
+
+    /// An update with the record's own fields (the same query answered again) moves its values
+    /// into the record's storage and the record's into the update's: a copy of the source taken
+    /// before (a snapshot, a watcher's view) and a change set its caller still holds keep what
+    /// they had, and the source has the new values.
+    @Test func anUpdateOfTheSameFieldsLeavesEarlierCopiesAsTheyWere() {
+        let old = Record(id: "1000", typename: "Human", fields: ["name": .scalar("Luke"), "height": .scalar(1.72), "ship": .link("X-1")])
+        let new = Record(id: "1000", typename: "Human", fields: ["name": .scalar("Luke"), "height": .scalar(1.8), "ship": .link("X-2")])
+        // More records than the change set, so that it merges into the source's own table.
+        var source = RecordSource(records: [old, Record(id: "2000", fields: ["name": .scalar("R2-D2")])])
+        let snapshot = source
+        let changes = RecordSource(records: [new])
+        let changed = source.apply(changes)
+        #expect(changed == ["1000"])
+        #expect(source["1000"] == new)
+        #expect(snapshot["1000"] == old)
+        #expect(changes["1000"] == new)
+        // And with nothing else holding either side's storage: the same outcome.
+        var alone = RecordSource(records: [old, Record(id: "2000", fields: ["name": .scalar("R2-D2")])])
+        #expect(alone.apply(RecordSource(records: [new])) == ["1000"])
+        #expect(alone["1000"] == new)
+        #expect(alone["2000"] == Record(id: "2000", fields: ["name": .scalar("R2-D2")]))
+    }
 }

@@ -220,6 +220,13 @@ public struct RecordFields: Sendable {
         keys == other.keys && !values.contains(where: { $0.holdsEmbedded })
     }
 
+    /// Exchanges the values with `other`'s, each in its own array (the keys must be the same, in
+    /// the same order): values move, nothing is copied or allocated while both are unshared.
+    mutating func exchangeValues(with other: inout RecordFields) {
+        assert(keys == other.keys, "values exchanged between fields of different keys")
+        for position in values.indices { swap(&values[position], &other.values[position]) }
+    }
+
     /// Sets every field of `other` on these fields (an embedded object merged into the one
     /// there, see ``RecordValue/merged(over:)``).
     public mutating func merge(_ other: RecordFields) {
