@@ -220,11 +220,18 @@ public struct RecordFields: Sendable {
         keys == other.keys && !values.contains(where: { $0.holdsEmbedded })
     }
 
-    /// Exchanges the values with `other`'s, each in its own array (the keys must be the same, in
-    /// the same order): values move, nothing is copied or allocated while both are unshared.
+    /// Takes `other`'s values, each into its own array (the keys must be the same, in the same
+    /// order), and leaves the values it replaced in `other`: values move, nothing is copied or
+    /// allocated while both are unshared. A link or a list equal to the one there stays (the
+    /// one in `other` is what gets freed with it); a text is not compared first (a long body
+    /// would be read to its end), it is exchanged.
     mutating func exchangeValues(with other: inout RecordFields) {
         assert(keys == other.keys, "values exchanged between fields of different keys")
-        for position in values.indices { swap(&values[position], &other.values[position]) }
+        for position in values.indices {
+            if other.values[position].isText || other.values[position] != values[position] {
+                swap(&values[position], &other.values[position])
+            }
+        }
     }
 
     /// Sets every field of `other` on these fields (an embedded object merged into the one
