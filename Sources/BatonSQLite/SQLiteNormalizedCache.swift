@@ -552,13 +552,14 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
     /// The records `batch` writes, with its edits merged over the stored copies of those
     /// another writer stored since this store's memory had them. A merged record whose result
     /// differs from the store's memory is reported by the next ``changesByOthers()``.
-    private func mergedRecords(_ batch: CacheBatch, _ state: inout Guarded) throws(SQLiteCacheError) -> [DataID: RecordState?] {
-        guard state.mergeAll || !state.needsMerge.isEmpty else { return batch.records }
+    /// `nil` when there is nothing to merge: the batch's records are written as they are.
+    private func mergedRecords(_ batch: CacheBatch, _ state: inout Guarded) throws(SQLiteCacheError) -> [DataID: RecordState?]? {
+        guard state.mergeAll || !state.needsMerge.isEmpty else { return nil }
         var candidates: [DataID] = []
-        for (id, recordState) in batch.records where recordState != nil && (state.mergeAll || state.needsMerge.contains(id)) {
-            candidates.append(id)
+        batch.forEachRecord { id, recordState in
+            if recordState != nil && (state.mergeAll || state.needsMerge.contains(id)) { candidates.append(id) }
         }
-        guard !candidates.isEmpty else { return batch.records }
+        guard !candidates.isEmpty else { return nil }
         var stored: [DataID: RecordState] = [:]
         let reader = state.reader
         try Self.forEachChunk(of: candidates.count, sizes: Self.lookupChunks) { first, count throws(SQLiteCacheError) in
@@ -568,7 +569,7 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
         }
         var records = batch.records
         for id in candidates {
-            guard let mine = batch.records[id] ?? nil else { continue }
+            guard let mine = batch.recordState(of: id) ?? nil else { continue }
             let edit = batch.edit(of: id)
             let result: RecordState?
             switch (edit, stored[id]) {
@@ -598,11 +599,11 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
         let buffer = state.buffer
         // Emptied after each write; a large commit's bytes are not kept for the cache's life.
         defer { buffer.removeAll(keepingUpTo: 4 << 20) }
-        let records = try mergedRecords(batch, &state)
+        let merged = try mergedRecords(batch, &state)
         var rows: [PendingRow] = []
-        rows.reserveCapacity(records.count)
+        rows.reserveCapacity(merged?.count ?? batch.recordCount)
         var forgotten: [Range<Int>] = []
-        for (id, recordState) in records {
+        func encode(_ id: DataID, _ recordState: RecordState?) {
             let idStart = buffer.count
             buffer.append(id.rawValue)
             let idRange = idStart..<buffer.count
@@ -617,6 +618,11 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
                 rows.append(PendingRow(id: idRange, record: recordStart..<buffer.count))
             }
         }
+        if let merged {
+            for (id, recordState) in merged { encode(id, recordState) }
+        } else {
+            batch.forEachRecord(encode)
+        }
         // The buffer does not move from here on: its bytes are bound without copies.
         let base = UnsafeRawPointer(buffer.start)
         // In ID order, the primary key's B-tree grows at its right edge: full pages, no splits,
@@ -626,7 +632,7 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
             let order = memcmp(base.advanced(by: left.id.lowerBound), base.advanced(by: right.id.lowerBound), common)
             return order != 0 ? order < 0 : left.id.count < right.id.count
         }
-        let touched = batch.readIDs.filter { batch.records[$0] == nil }.map(\.rawValue)
+        let touched = batch.readIDs.filter { batch.recordState(of: $0) == nil }.map(\.rawValue)
         let connection = state.connection
         // The rows of this write share a batch number, for read-ahead (see `loadRecords`) and
         // for other writers to find them.

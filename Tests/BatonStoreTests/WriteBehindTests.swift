@@ -258,4 +258,57 @@ struct WriteBehindTests {
         #expect(cache.batches.last?.records.isEmpty == true)
         #expect(cache.batches.last?.fetches.keys.contains(descriptor.rootKey) == true)
     }
+
+    /// A first response into an empty store writes every record memory holds: its batch shares
+    /// the store's table instead of copying it. The store's next commits, made while the writer
+    /// still holds that batch, change memory and not the batch, and the cache ends with what
+    /// memory has.
+    @Test func aFirstResponsesBatchSharesTheTableAndLaterCommitsLeaveItAsItWas() {
+        let cache = GatedCache()
+        cache.setGate(open: false)
+        let store = Store(cache: cache)
+        // The root too (a new store's memory holds an empty one): every record is written.
+        var first = RecordSource(records: [Record(id: .rootID, fields: ["counters": .list((0..<50).map { .link(DataID("c:\($0)")) })])])
+        for index in 0..<50 {
+            first.set(Record(id: DataID("c:\(index)"), typename: "Counter", fields: ["value": .scalar(.int(index))]))
+        }
+        store.publish(first)
+        // Held by the writer (the gate is shut): the next commits change the table under it.
+        store.publish(counter("c:7", 700))
+        store.publish(counter("c:60", 60))
+        cache.setGate(open: true)
+        store.waitUntilPersisted()
+        let batches = cache.batches
+        #expect(batches.count == 3)
+        #expect(batches.first?.wholeTable != nil)
+        #expect(batches.first?.recordCount == 51)
+        #expect(value(batches.first?.records["c:7"] ?? nil) == 7)
+        #expect(batches.dropFirst().allSatisfy { $0.wholeTable == nil && $0.recordCount == 1 })
+        #expect(value(cache.records["c:7"]) == 700)
+        #expect(value(cache.records["c:60"]) == 60)
+        #expect(cache.records.count == 52)
+        for (id, state) in store.snapshot().states { #expect(cache.records[id] == state, "\(id)") }
+    }
+
+    /// A batch sharing a store's table reads, compares and hashes as the same batch with its
+    /// records listed; changing an entry lists them.
+    @Test func aBatchSharingATableIsTheBatchWithItsRecordsListed() {
+        let record = Record(id: "a", typename: "Counter", fields: ["value": .scalar(1)])
+        var shared = CacheBatch(epoch: 3)
+        shared.wholeTable = ["a": .present(record), "b": .deleted]
+        let listed = CacheBatch(records: ["a": .present(record), "b": .deleted], epoch: 3)
+        #expect(shared == listed)
+        #expect(shared.hashValue == listed.hashValue)
+        #expect(shared.records == listed.records)
+        #expect(shared.recordCount == 2)
+        #expect(shared.recordState(of: "b") == .some(.deleted))
+        #expect(shared.recordState(of: "c") == nil)
+        #expect(shared.changesData)
+        var changed = shared
+        changed.records["c"] = .some(nil)
+        #expect(changed.wholeTable == nil)
+        #expect(changed.recordCount == 3)
+        #expect(changed.recordState(of: "c") == .some(nil))
+        #expect(shared.recordCount == 2)
+    }
 }

@@ -19,8 +19,10 @@ import Foundation
 final class PersistenceWriter: Sendable {
     /// What the writer does, in order.
     private enum Step {
-        /// A commit's batch, and the record IDs of each commit in it (several once merged).
-        case write(CacheBatch, commits: [[DataID]])
+        /// A write's batch, and the batch of each commit in it (several once merged): the
+        /// records those write are what the store learns was written, read from the batches
+        /// only then, on the writer's thread (not listed by the committing caller).
+        case write(CacheBatch, commits: [CacheBatch])
         case clear
         /// The cache's eviction policy, asked for when the store opens.
         case evict
@@ -29,7 +31,7 @@ final class PersistenceWriter: Sendable {
     /// What the store learns after each step, on the writer's thread.
     enum Outcome {
         /// These commits' records were written (or, when `error` is set, were not).
-        case wrote(commits: [[DataID]], error: (any Error)?)
+        case wrote(commits: [CacheBatch], error: (any Error)?)
         /// The cache was cleared (or not, when `error` is set).
         case cleared(error: (any Error)?)
     }
@@ -70,7 +72,7 @@ final class PersistenceWriter: Sendable {
     /// carry them): least-recently-used eviction learns of reads in batches, behind the readers.
     func enqueueReads(_ batch: CacheBatch) {
         queue.withLock { queue in
-            queue.steps.append(.write(batch, commits: [[]]))
+            queue.steps.append(.write(batch, commits: [batch]))
             queue.enqueued += 1
             startIfIdle(&queue)
         }
@@ -87,7 +89,7 @@ final class PersistenceWriter: Sendable {
     }
     /// Queues a commit's batch (call in commit order, under the store's lock).
     func enqueue(_ batch: CacheBatch) {
-        let onlyFetches = batch.records.isEmpty && batch.invalidatedRecords.isEmpty && !batch.invalidatesStore
+        let onlyFetches = batch.recordCount == 0 && batch.invalidatedRecords.isEmpty && !batch.invalidatesStore
         queue.withLock { queue in
             if onlyFetches {
                 queue.deferred = queue.deferred.map { Self.merge($0, batch) } ?? batch
@@ -107,7 +109,7 @@ final class PersistenceWriter: Sendable {
                 // Two steps are now one: the one merged away counts as done.
                 queue.finished += 1
             }
-            queue.steps.append(.write(batch, commits: [Array(batch.records.keys)]))
+            queue.steps.append(.write(batch, commits: [batch]))
             queue.enqueued += 1
             startIfIdle(&queue)
         }
@@ -129,7 +131,7 @@ final class PersistenceWriter: Sendable {
         let target = queue.withLock { queue -> Int in
             if flushingDeferred, let deferred = queue.deferred {
                 queue.deferred = nil
-                queue.steps.append(.write(deferred, commits: [[]]))
+                queue.steps.append(.write(deferred, commits: [deferred]))
                 queue.enqueued += 1
                 startIfIdle(&queue)
             }
@@ -166,7 +168,7 @@ final class PersistenceWriter: Sendable {
     /// Runs the next step (all the writes queued in a row, as one call) and returns how many
     /// steps it took, or `nil` when none is left.
     private func runNext() -> Int? {
-        let next = queue.withLock { queue -> (clear: Bool, batches: [CacheBatch], commits: [[DataID]], cache: (any NormalizedCache)?)? in
+        let next = queue.withLock { queue -> (clear: Bool, batches: [CacheBatch], commits: [CacheBatch], cache: (any NormalizedCache)?)? in
             guard !queue.steps.isEmpty else {
                 queue.running = false
                 return nil
@@ -180,7 +182,7 @@ final class PersistenceWriter: Sendable {
                 return (true, [], [], queue.cache)
             }
             var batches: [CacheBatch] = []
-            var commits: [[DataID]] = []
+            var commits: [CacheBatch] = []
             while case .write(let batch, let ids)? = queue.steps.first {
                 batches.append(batch)
                 commits += ids

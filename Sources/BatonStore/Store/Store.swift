@@ -100,7 +100,7 @@ public final class Store: Sendable {
                 locked?.withLock { state in
                     switch outcome {
                     case .wrote(let commits, let error):
-                        for ids in commits { state.memory.didWrite(ids, succeeded: error == nil) }
+                        for commit in commits { state.memory.didWrite(commit, succeeded: error == nil) }
                         // Written records may leave memory now.
                         state.trimMemory()
                         failure = error
@@ -626,7 +626,12 @@ public final class Store: Sendable {
                 }
                 // What memory holds of each changed ID. An invalidated record that is not in
                 // memory is only marked: its stored copy stays.
-                do {
+                if applied.count == state.source.count {
+                    // The commit wrote every record memory holds (a first response into an empty
+                    // store): the batch shares memory's table instead of copying it. (Every ID
+                    // applied is in the table, so the counts being equal makes them the same IDs.)
+                    batch.wholeTable = state.source.states
+                } else {
                     // Scoped: the copy of the table must be gone before memory changes again.
                     let (written, source) = (clearsCache ? applied : changed, state.source)
                     batch.records.reserveCapacity(written.count)
@@ -638,7 +643,11 @@ public final class Store: Sendable {
                     // Reads since the last write go with the next one that writes something (an
                     // optimistic commit writes nothing and must not drop them).
                     batch.readIDs = state.memory.takeReadSinceWrite()
-                    state.memory.willWrite(batch.records.keys)
+                    if let table = batch.wholeTable {
+                        state.memory.willWrite(table.keys)
+                    } else {
+                        state.memory.willWrite(batch.records.keys)
+                    }
                     writer.enqueue(batch)
                 }
             }

@@ -257,11 +257,11 @@ final class WorkingSet {
 
     /// A commit's records were written (when `succeeded`) or not: those not written stay in
     /// memory for good, the only copy.
-    func didWrite(_ ids: some Sequence<DataID>, succeeded: Bool) {
+    func didWrite(_ commit: CacheBatch, succeeded: Bool) {
         guard isBacked else { return }
-        for id in ids {
+        commit.forEachRecord { id, _ in
             if let count = pendingWrites[id] { pendingWrites[id] = count > 1 ? count - 1 : nil }
-            if succeeded { pinned.remove(id) } else { pinned.insert(id) }
+            if succeeded { if !pinned.isEmpty { pinned.remove(id) } } else { pinned.insert(id) }
         }
     }
 
