@@ -190,12 +190,14 @@ public struct CacheBatch: Sendable, Hashable {
     /// The IDs of ``records``, without making them.
     package var recordIDs: [DataID] { wholeTable.map { Array($0.keys) } ?? Array(listedRecords.keys) }
 
+    /// Whether both write the same: ``records`` compare by their entries, however they are held.
     public static func == (lhs: CacheBatch, rhs: CacheBatch) -> Bool {
         lhs.records == rhs.records && lhs.fetches == rhs.fetches && lhs.invalidatedRecords == rhs.invalidatedRecords
             && lhs.invalidatesStore == rhs.invalidatesStore && lhs.epoch == rhs.epoch && lhs.readIDs == rhs.readIDs
             && lhs.changes == rhs.changes && lhs.recordsNotEdited == rhs.recordsNotEdited
     }
 
+    /// Hashes what ``==`` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(records)
         hasher.combine(fetches)
