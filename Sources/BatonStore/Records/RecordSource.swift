@@ -184,14 +184,15 @@ public struct RecordSource: Sendable, Hashable {
     }
 
     /// Puts the update's typename and values into the record, in the record's own storage, and
-    /// the values they replace into the update (``Layering/update``: the same keys). Two publishers
-    /// into one store spent their waits in glibc's allocator, freeing the records they replaced,
-    /// which the other thread had made: glibc takes the arena lock of the thread that allocated
-    /// a block to free it (`perf record -e context-switches --call-graph dwarf` on
-    /// `--profile twoPublishers`: 95% of the waits were frees of replaced records). With the
+    /// the values they replace into the update (``Layering/update``: the same keys).
+    ///
+    /// Two publishers into one store spent their waits in glibc's allocator, freeing the records
+    /// they replaced, which the other thread had made: glibc takes the arena lock of the thread
+    /// that allocated a block to free it (`perf record -e context-switches --call-graph dwarf`
+    /// on `--profile twoPublishers`: 95% of the waits were frees of replaced records). With the
     /// values exchanged, what a commit frees is its own update, made on its thread, and the
-    /// values that changed. A record
-    /// whose storage is shared (a snapshot holds it) is copied on the first write, as before.
+    /// values that changed. A record whose storage is shared (a snapshot holds it) is copied on
+    /// the first write, as before.
     private static func exchangeValues(_ existing: inout RecordState, _ update: inout RecordState) {
         guard case .present(var record) = existing, case .present(var edits) = update else {
             swap(&existing, &update)
