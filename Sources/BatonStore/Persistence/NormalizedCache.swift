@@ -197,7 +197,7 @@ public struct CacheBatch: Sendable, Hashable {
             && lhs.changes == rhs.changes && lhs.recordsNotEdited == rhs.recordsNotEdited
     }
 
-    /// Hashes what ``==`` compares.
+    /// Hashes what `==` compares.
     public func hash(into hasher: inout Hasher) {
         hasher.combine(records)
         hasher.combine(fetches)
