@@ -187,8 +187,15 @@ public struct CacheBatch: Sendable, Hashable {
         }
     }
 
-    /// The IDs of ``records``, without making them.
-    package var recordIDs: [DataID] { wholeTable.map { Array($0.keys) } ?? Array(listedRecords.keys) }
+    /// Calls `body` with each ID of ``records``, without making them (and without a copy of
+    /// each state, as ``forEachRecord(_:)`` makes).
+    package func forEachRecordID(_ body: (DataID) -> Void) {
+        if let wholeTable {
+            for id in wholeTable.keys { body(id) }
+        } else {
+            for id in listedRecords.keys { body(id) }
+        }
+    }
 
     /// Whether both write the same: ``records`` compare by their entries, however they are held.
     public static func == (lhs: CacheBatch, rhs: CacheBatch) -> Bool {

@@ -643,11 +643,7 @@ public final class Store: Sendable {
                     // Reads since the last write go with the next one that writes something (an
                     // optimistic commit writes nothing and must not drop them).
                     batch.readIDs = state.memory.takeReadSinceWrite()
-                    if let table = batch.wholeTable {
-                        state.memory.willWrite(table.keys)
-                    } else {
-                        state.memory.willWrite(batch.records.keys)
-                    }
+                    state.memory.willWrite(batch)
                     writer.enqueue(batch)
                 }
             }

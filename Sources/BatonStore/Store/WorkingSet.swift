@@ -221,9 +221,9 @@ final class WorkingSet {
         return load(missed, readingAhead: loadsInRead > 1)
     }
 
-    /// Records a commit changed, now in memory (each of `ids` must be) and queued for the cache:
-    /// they stay in memory until ``didWrite(_:succeeded:)``.
-    func willWrite(_ ids: some Collection<DataID>) {
+    /// The records of a commit's batch, now in memory (each of them must be) and queued for the
+    /// cache: they stay in memory until ``didWrite(_:succeeded:)``.
+    func willWrite(_ commit: CacheBatch) {
         guard isBacked else { return }
         // The tables are taken out for the loop and put back: one exclusivity check each instead
         // of several per ID, and their room made once. (A first write of the GitHub response's
@@ -237,10 +237,11 @@ final class WorkingSet {
         defer { (pendingWrites, recency.lastUse, writtenSinceEmpty, self.absent) = (pending, uses, written, absent) }
         let records = self.records
         let (writeClock, knownLimit) = (recency.clockAtLastWrite, knownIDsLimit)
-        pending.reserveCapacity(pending.count + ids.count)
-        uses.reserveCapacity(min(uses.count + ids.count, limit + ids.count))
-        if written != nil { written!.reserveCapacity(min(written!.count + ids.count, knownLimit + 1)) }
-        for id in ids {
+        let count = commit.recordCount
+        pending.reserveCapacity(pending.count + count)
+        uses.reserveCapacity(min(uses.count + count, limit + count))
+        if written != nil { written!.reserveCapacity(min(written!.count + count, knownLimit + 1)) }
+        commit.forEachRecordID { id in
             if !absent.isEmpty { absent.remove(id) }
             if written != nil {
                 written!.insert(id)
@@ -259,7 +260,7 @@ final class WorkingSet {
     /// memory for good, the only copy.
     func didWrite(_ commit: CacheBatch, succeeded: Bool) {
         guard isBacked else { return }
-        commit.forEachRecord { id, _ in
+        commit.forEachRecordID { id in
             if let count = pendingWrites[id] { pendingWrites[id] = count > 1 ? count - 1 : nil }
             if succeeded { if !pinned.isEmpty { pinned.remove(id) } } else { pinned.insert(id) }
         }
