@@ -9,11 +9,12 @@
     import Darwin
 #endif
 
-/// Reads records in the stored form ``RecordWriter`` writes, and the JSON form of files written
-/// before version 3 (``RecordCoding``). Records of one shape share their keys: the reader keeps
-/// the shapes it met last and, when a record's keys are the same bytes as one of them, gives the
-/// record that shape's keys and index without making a string (records of one type are stored
-/// side by side, so a few shapes cover a response).
+/// Reads records in the stored form ``RecordWriter`` writes, the form of version 3 files (which
+/// held each record's ID), and the JSON form of files written before version 3
+/// (``RecordCoding``). Records of one shape share their keys: the reader keeps the shapes it met
+/// last and, when a record's keys are the same bytes as one of them, gives the record that
+/// shape's keys and index without making a string (records of one type are stored side by side,
+/// so a few shapes cover a response).
 ///
 /// Anything out of place (a length past the end, an unknown tag, a repeated key, bytes that are
 /// not UTF-8, bytes left over) makes the record unreadable: `nil`.
@@ -22,12 +23,24 @@ final class RecordReader {
     private var nextSlot = 0
     private static let remembered = 32
 
-    func decode(_ bytes: UnsafeRawBufferPointer) -> Record? {
+    /// The record stored in `bytes`, in the row of `id`; `nil` when the bytes are not a record,
+    /// or hold one of another ID (the forms before version 4 hold their ID too).
+    func decode(_ bytes: UnsafeRawBufferPointer, id: DataID) -> Record? {
         guard let first = bytes.first else { return nil }
-        if first == UInt8(ascii: "{") { return try? RecordCoding.decode(bytes) }
-        guard first == RecordWriter.marker else { return nil }
+        if first == UInt8(ascii: "{") {
+            guard let record = try? RecordCoding.decode(bytes), record.id == id else { return nil }
+            return record
+        }
         var cursor = Cursor(bytes: bytes, position: 1)
-        guard let id = cursor.string(), let typenameLength = cursor.varint() else { return nil }
+        switch first {
+        case RecordWriter.marker:
+            break
+        case RecordWriter.markerWithID:
+            guard let length = cursor.varint(), let stored = cursor.take(length), Self.same(id, stored) else { return nil }
+        default:
+            return nil
+        }
+        guard let typenameLength = cursor.varint() else { return nil }
         var typename: String?
         if typenameLength > 0 {
             guard let name = self.typename(cursor.take(typenameLength - 1)) else { return nil }
@@ -42,7 +55,7 @@ final class RecordReader {
             values.append(value)
         }
         guard cursor.isAtEnd else { return nil }
-        return Record(id: DataID(id), typename: typename, fields: RecordFields(shape: shape, values: values))
+        return Record(id: id, typename: typename, fields: RecordFields(shape: shape, values: values))
     }
 
     /// The last typename read, as bytes and as a string: records of one type are stored side by side.
@@ -81,6 +94,13 @@ final class RecordReader {
     }
 
     /// Whether `known` holds exactly `bytes`.
+    private static func same(_ id: DataID, _ bytes: UnsafeRawBufferPointer) -> Bool {
+        var text = id.rawValue
+        return text.withUTF8 { known in
+            known.count == bytes.count && (bytes.isEmpty || memcmp(known.baseAddress!, bytes.baseAddress!, bytes.count) == 0)
+        }
+    }
+
     private static func same(_ known: [UInt8], _ bytes: UnsafeRawBufferPointer) -> Bool {
         known.count == bytes.count
             && known.withUnsafeBytes { known in bytes.isEmpty || memcmp(known.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }

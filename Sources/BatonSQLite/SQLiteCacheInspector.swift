@@ -87,7 +87,7 @@ public final class SQLiteCacheInspector: Sendable {
                     if isInvalidated { statistics.staleRecords += 1 }
                     return
                 }
-                guard let record = row.withBlob(2, { reader.decode($0) }) else {
+                guard let id = row.text(0), let record = row.withBlob(2, { reader.decode($0, id: DataID(id)) }) else {
                     statistics.unreadableRecords += 1
                     if isInvalidated { statistics.staleRecords += 1 }
                     return
@@ -141,7 +141,7 @@ public final class SQLiteCacheInspector: Sendable {
                 var stored = StoredRecord(id: id, state: nil, bytes: row.int(5))
                 if row.int(0) != 0 {
                     stored.state = .deleted
-                } else if let record = row.withBlob(1, { RecordReader().decode($0) }), record.id == id {
+                } else if let record = row.withBlob(1, { RecordReader().decode($0, id: id) }) {
                     stored.state = .present(record)
                 }
                 if version >= 2 {
@@ -166,8 +166,8 @@ public final class SQLiteCacheInspector: Sendable {
         try connection.withLock { connection throws(SQLiteCacheError) -> [(id: DataID, fields: [String])] in
             let reader = RecordReader()
             var found: [(id: DataID, fields: [String])] = []
-            try connection.run("SELECT record FROM records WHERE deleted = 0") { row in
-                guard let record = row.withBlob(0, { reader.decode($0) }) else { return }
+            try connection.run("SELECT id, record FROM records WHERE deleted = 0") { row in
+                guard let rowID = row.text(0), let record = row.withBlob(1, { reader.decode($0, id: DataID(rowID)) }) else { return }
                 let fields = record.fields.filter { Self.links($0.value, to: id) }.map(\.key).sorted()
                 if !fields.isEmpty { found.append((record.id, fields)) }
             }
@@ -209,7 +209,7 @@ public final class SQLiteCacheInspector: Sendable {
                 let id = row.text(0) ?? ""
                 if row.int(1) != 0 {
                     line += "{\"__id\":\(Self.json(id)),\"deleted\":true"
-                } else if let record = row.withBlob(2, { reader.decode($0) }) {
+                } else if let record = row.withBlob(2, { reader.decode($0, id: DataID(id)) }) {
                     var bytes = RecordCoding.encode(record)
                     bytes.removeLast()  // the closing brace: the columns go beside the fields
                     line += String(decoding: bytes, as: UTF8.self)

@@ -23,9 +23,9 @@ import Foundation
 /// let client = BatonClient(url: serverURL, store: Store(cache: cache))
 /// ```
 public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
-    /// The schema version this Baton writes. Versions 1 (records only) and 2 (no write batches)
-    /// are migrated on open.
-    public static let schemaVersion = 3
+    /// The schema version this Baton writes. Versions 1 (records only), 2 (no write batches) and
+    /// 3 (records that hold their ID) are migrated on open.
+    public static let schemaVersion = 4
     /// The most records a write may hold for a load of one of them to bring the rest along.
     static let coLoadLimit = 4096
     /// The page size of new cache files (existing files keep theirs).
@@ -234,6 +234,7 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
                 let current = meta["version"].flatMap { Int($0) } ?? version
                 if current < 2 { try migrateFrom1(connection) }
                 if current < 3 { try migrateFrom2(connection) }
+                if current < 4 { try migrateFrom3(connection) }
                 // Write numbers only grow, whatever is deleted: others' writes are found by them.
                 try connection.execute(
                     """
@@ -265,6 +266,12 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
     /// of a write's records with the ones it asked for (see ``loadRecords(forKeys:)``).
     private static let recordColumnsAddedIn3 = ", batch INTEGER NOT NULL DEFAULT 0, batch_size INTEGER NOT NULL DEFAULT 0"
     private static let indexesAddedIn3 = "CREATE INDEX records_batch ON records (batch);"
+
+    /// Version 3's records hold their ID; they are kept as they are, and read as before (see
+    /// ``RecordWriter``). Records written from now on leave it to the row's `id`.
+    private static func migrateFrom3(_ connection: SQLiteConnection) throws(SQLiteCacheError) {
+        try connection.execute("UPDATE baton_meta SET value = '4' WHERE key = 'version'")
+    }
 
     /// Version 2's records are kept as they are (a record written before has no batch, and is
     /// loaded alone); their stored form is still read.
@@ -397,15 +404,13 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
     }
 
     /// A `SELECT id, deleted, record` row as the store knows it; `nil` when it cannot be read
-    /// (no ID, or a record that does not decode or names another ID).
+    /// (no ID, or a record that does not decode or, in an older form, names another ID).
     static func recordState(of row: SQLiteConnection.Row, _ reader: RecordReader) -> (DataID, RecordState)? {
-        if row.int(1) != 0 {
-            guard let id = row.text(0) else { return nil }
-            return (DataID(id), .deleted)
-        }
-        // The record's own ID, checked against the row's bytes (no string made for the row's).
-        guard let record = row.withBlob(2, { reader.decode($0) }), row.textEquals(0, record.id.rawValue) else { return nil }
-        return (record.id, .present(record))
+        guard let text = row.text(0) else { return nil }
+        let id = DataID(text)
+        if row.int(1) != 0 { return (id, .deleted) }
+        guard let record = row.withBlob(2, { reader.decode($0, id: id) }) else { return nil }
+        return (id, .present(record))
     }
 
     /// Every record in the file, for inspection and tests (a store loads records on demand).

@@ -391,7 +391,7 @@ struct PersistenceTests {
     // MARK: Files from older versions, and failures
 
     /// Issue 15, item 6: a file written by Baton before this schema (version 1: records only)
-    /// opens with its records, and is version 3 afterwards.
+    /// opens with its records, and is of this Baton's version afterwards.
     @Test func aVersion1FileIsMigratedKeepingTheUsersRecords() async throws {
         try await withTemporaryFolder { folder in
             let url = folder.appendingPathComponent("cache.sqlite")
@@ -430,7 +430,7 @@ struct PersistenceTests {
                 #expect(store.recordState(of: "User:9") == .deleted)
                 var version = ""
                 try cache.guardedConnection { try $0.run("SELECT value FROM baton_meta WHERE key = 'version'") { version = $0.text(0) ?? "" } }
-                #expect(version == "3")
+                #expect(version == String(SQLiteNormalizedCache.schemaVersion))
                 // And it takes the new bookkeeping.
                 store.publish(data: Self.userData(3), for: Self.user("3"), fetched: true)
             }
@@ -439,7 +439,7 @@ struct PersistenceTests {
     }
 
     /// A file of version 2 (records in the JSON form, no write batches) opens with its records,
-    /// fetch times and invalidation marks, is version 3 afterwards, and reads its old records
+    /// fetch times and invalidation marks, is of this Baton's version afterwards, and reads its old records
     /// beside new ones.
     @Test func aVersion2FileIsMigratedKeepingItsRecordsAndBookkeeping() async throws {
         try await withTemporaryFolder { folder in
@@ -483,13 +483,82 @@ struct PersistenceTests {
                 #expect(store.check(Self.user("2")) == .stale)
                 var version = ""
                 try cache.guardedConnection { try $0.run("SELECT value FROM baton_meta WHERE key = 'version'") { version = $0.text(0) ?? "" } }
-                #expect(version == "3")
+                #expect(version == String(SQLiteNormalizedCache.schemaVersion))
                 store.publish(data: Self.userData(3), for: Self.user("3"), fetched: true)
             }
             let store = Store(cache: try SQLiteNormalizedCache(fileURL: url))
             #expect(store.read(Self.user("3")).data == Self.userData(3))
             #expect(store.read(Self.user("1")).data?["user"]?["name"] == "Ann")
             #expect(store.check(Self.user("2")) == .stale)
+        }
+    }
+
+    /// A file of version 3 (records that hold their ID, after the marker `0xBA`) opens with its
+    /// records, is of this Baton's version afterwards, and reads its old records beside new ones,
+    /// which hold no second copy of their ID. A version 3 record in another ID's row is
+    /// unreadable, as it was.
+    @Test func aVersion3FileIsMigratedAndItsRecordsReadBesideNewOnes() async throws {
+        try await withTemporaryFolder { folder in
+            let url = folder.appendingPathComponent("cache.sqlite")
+            do {
+                let connection = try SQLiteConnection(path: url.path)
+                try connection.execute(
+                    """
+                    PRAGMA journal_mode = WAL;
+                    BEGIN IMMEDIATE;
+                    CREATE TABLE baton_meta (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL);
+                    INSERT INTO baton_meta (key, value) VALUES ('format', 'baton-normalized-cache'), ('version', '3'),
+                        ('last_batch', '1'), ('clear_count', '0');
+                    CREATE TABLE records (id TEXT PRIMARY KEY NOT NULL, deleted INTEGER NOT NULL DEFAULT 0, record BLOB,
+                        written_at REAL NOT NULL DEFAULT 0, used_at REAL NOT NULL DEFAULT 0,
+                        batch INTEGER NOT NULL DEFAULT 0, batch_size INTEGER NOT NULL DEFAULT 0);
+                    CREATE TABLE operations (key TEXT PRIMARY KEY NOT NULL, epoch INTEGER NOT NULL, fetched_at REAL NOT NULL);
+                    CREATE TABLE invalidations (id TEXT PRIMARY KEY NOT NULL, epoch INTEGER NOT NULL);
+                    CREATE INDEX records_batch ON records (batch);
+                    COMMIT;
+                    """)
+                let now = Date().timeIntervalSince1970
+                var root = Record(id: .rootID, typename: "__Root")
+                root.fields[#"user(id:"1")"#] = .link("User:1")
+                root.fields[#"user(id:"2")"#] = .link("User:2")
+                let records = [
+                    root, Record(id: "User:1", typename: "User", fields: ["__typename": .scalar("User"), "id": .scalar("1"), "name": .scalar("Ann"), "friend": .null]),
+                    Record(id: "User:2", typename: "User", fields: ["__typename": .scalar("User"), "id": .scalar("2"), "name": .scalar("Bo"), "friend": .null]),
+                ]
+                for (index, record) in records.enumerated() {
+                    let buffer = ByteBuffer(capacity: 16)
+                    RecordWriter().write(record, into: buffer)
+                    let bytes = SQLiteCacheTests.versionThreeForm(of: Array(UnsafeBufferPointer(start: buffer.start, count: buffer.count)), id: record.id)
+                    // User:2's row holds User:1's record: damaged, as version 3 read it.
+                    let row = index == 2 ? "User:2" : record.id.rawValue
+                    let stored = index == 2 ? SQLiteCacheTests.versionThreeForm(of: Array(UnsafeBufferPointer(start: buffer.start, count: buffer.count)), id: "User:1") : bytes
+                    try connection.run(
+                        "INSERT INTO records (id, deleted, record, written_at, used_at, batch, batch_size) VALUES (?, 0, ?, ?, ?, 1, 3)",
+                        [.text(row), .blob(stored), .real(now), .real(now)])
+                }
+            }
+            do {
+                let cache = try SQLiteNormalizedCache(fileURL: url)
+                let store = Store(cache: cache)
+                let expected: JSONObject = ["user": ["__typename": "User", "id": "1", "name": "Ann", "friend": nil]]
+                #expect(store.read(Self.user("1")).data == expected)
+                #expect(store.read(Self.user("2")).isMissing)
+                #expect(cache.unreadableRecordCount >= 1)
+                var version = ""
+                try cache.guardedConnection { try $0.run("SELECT value FROM baton_meta WHERE key = 'version'") { version = $0.text(0) ?? "" } }
+                #expect(version == "4")
+                store.publish(data: Self.userData(3), for: Self.user("3"), fetched: true)
+            }
+            let cache = try SQLiteNormalizedCache(fileURL: url)
+            var markers: [String: UInt8] = [:]
+            try cache.guardedConnection {
+                try $0.run("SELECT id, record FROM records") { row in markers[row.text(0) ?? ""] = row.withBlob(1) { $0.first } }
+            }
+            #expect(markers["User:1"] == RecordWriter.markerWithID)
+            #expect(markers["User:3"] == RecordWriter.marker)
+            let store = Store(cache: cache)
+            #expect(store.read(Self.user("3")).data == Self.userData(3))
+            #expect(store.read(Self.user("1")).data?["user"]?["name"] == "Ann")
         }
     }
 

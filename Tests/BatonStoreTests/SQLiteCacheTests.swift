@@ -162,17 +162,30 @@ struct SQLiteCacheTests {
             let start = buffer.count
             writer.write(record, into: buffer)
             let written = UnsafeRawBufferPointer(start: buffer.start + start, count: buffer.count - start)
-            let decoded = reader.decode(written)
+            let decoded = reader.decode(written, id: record.id)
             #expect(decoded == record, "\(record)")
             #expect(decoded?.fields.keys == record.fields.keys)
-            // Files before version 3 hold the JSON form; it reads the same.
-            #expect(RecordCoding.encode(record).withUnsafeBytes { reader.decode($0) } == record)
+            // Version 3 files hold the record's ID in it too, and files before version 3 the
+            // JSON form; both read the same, and neither in another ID's row.
+            let withID = Self.versionThreeForm(of: Array(written), id: record.id)
+            #expect(withID.withUnsafeBytes { reader.decode($0, id: record.id) } == record)
+            #expect(withID.withUnsafeBytes { reader.decode($0, id: DataID(record.id.rawValue + "x")) } == nil)
+            #expect(RecordCoding.encode(record).withUnsafeBytes { reader.decode($0, id: record.id) } == record)
+            #expect(RecordCoding.encode(record).withUnsafeBytes { reader.decode($0, id: DataID(record.id.rawValue + "x")) } == nil)
         }
         let negativeZero = Record(id: "z", fields: ["d": .scalar(.double(-0.0))])
         let zeroStart = buffer.count
         writer.write(negativeZero, into: buffer)
-        let zero = reader.decode(UnsafeRawBufferPointer(start: buffer.start + zeroStart, count: buffer.count - zeroStart))
+        let zero = reader.decode(UnsafeRawBufferPointer(start: buffer.start + zeroStart, count: buffer.count - zeroStart), id: "z")
         #expect(zero?["d"]?.scalarValue?.doubleValue?.sign == .minus)
+    }
+
+    /// `bytes` (a record as ``RecordWriter`` writes it) in version 3's form: the marker `0xBA`,
+    /// then the ID as a string, then the rest as before.
+    static func versionThreeForm(of bytes: [UInt8], id: DataID) -> [UInt8] {
+        let buffer = ByteBuffer(capacity: 16)
+        RecordWriter.write(string: id.rawValue, into: buffer)
+        return [RecordWriter.markerWithID] + Array(UnsafeBufferPointer(start: buffer.start, count: buffer.count)) + bytes.dropFirst()
     }
 
     @Test func damagedStoredRecordsAreUnreadableNeverATrap() {
@@ -186,18 +199,21 @@ struct SQLiteCacheTests {
         RecordWriter().write(record, into: buffer)
         let bytes = Array(UnsafeBufferPointer(start: buffer.start, count: buffer.count))
         let reader = RecordReader()
-        #expect(bytes.withUnsafeBytes { reader.decode($0) } == record)
-        // Every truncation, and bytes left over, are unreadable.
-        for length in 0..<bytes.count {
-            #expect(bytes[..<length].withUnsafeBytes { reader.decode($0) } == nil, "truncated to \(length)")
-        }
-        #expect((bytes + [0]).withUnsafeBytes { reader.decode($0) } == nil)
-        // Any byte changed to any value: unreadable or some record, never a trap.
-        for position in bytes.indices {
-            for value in [0x00, 0x01, 0x07, 0x09, 0x0A, 0x7F, 0x80, 0xBA, 0xC3, 0xFF] as [UInt8] {
-                var damaged = bytes
-                damaged[position] = value
-                _ = damaged.withUnsafeBytes { reader.decode($0) }
+        #expect(bytes.withUnsafeBytes { reader.decode($0, id: record.id) } == record)
+        // The same in version 3's form, which holds the ID.
+        for form in [bytes, Self.versionThreeForm(of: bytes, id: record.id)] {
+            // Every truncation, and bytes left over, are unreadable.
+            for length in 0..<form.count {
+                #expect(form[..<length].withUnsafeBytes { reader.decode($0, id: record.id) } == nil, "truncated to \(length)")
+            }
+            #expect((form + [0]).withUnsafeBytes { reader.decode($0, id: record.id) } == nil)
+            // Any byte changed to any value: unreadable or some record, never a trap.
+            for position in form.indices {
+                for value in [0x00, 0x01, 0x07, 0x09, 0x0A, 0x7F, 0x80, 0xBA, 0xBB, 0xC3, 0xFF] as [UInt8] {
+                    var damaged = form
+                    damaged[position] = value
+                    _ = damaged.withUnsafeBytes { reader.decode($0, id: record.id) }
+                }
             }
         }
         // Bytes that are not UTF-8 in a string: unreadable, not repaired.
@@ -206,7 +222,7 @@ struct SQLiteCacheTests {
         RecordWriter().write(invalid, into: buffer)
         var invalidBytes = Array(UnsafeBufferPointer(start: buffer.start + start, count: buffer.count - start))
         invalidBytes[invalidBytes.count - 2] = 0xFF
-        #expect(invalidBytes.withUnsafeBytes { reader.decode($0) } == nil)
+        #expect(invalidBytes.withUnsafeBytes { reader.decode($0, id: invalid.id) } == nil)
         // A key repeated in a record's keys is unreadable.
         #expect(RecordShape(keys: ["a", "a"]) == nil)
     }
