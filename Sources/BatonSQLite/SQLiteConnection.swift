@@ -21,6 +21,12 @@ final class SQLiteConnection {
             sqlite3_close(db)
             throw .cannotOpen(path: path, message: message)
         }
+        let registered = PendingRowsTable.register(on: db)
+        guard registered == SQLITE_OK else {
+            let message = String(cString: sqlite3_errmsg(db))
+            sqlite3_close(db)
+            throw .cannotOpen(path: path, message: message)
+        }
         handle = db
         sqlite3_busy_timeout(db, 5_000)
     }

@@ -453,37 +453,18 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
 
     // MARK: Writing
 
-    /// Where a row's values lie in `buffer`: its ID, and its record (`nil` for a deletion).
-    private struct PendingRow {
-        var id: Range<Int>
-        var record: Range<Int>?
-    }
-
-    /// Rows per multi-row statement, largest first: a commit runs as few statements as it
-    /// can (most of a small statement's cost is running it, not its row).
+    /// Rows per multi-row deletion, largest first: a commit runs as few statements as it can
+    /// (most of a small statement's cost is running it, not its row).
     private static let chunkSizes = [128, 16, 1]
-    /// `written_at` and `used_at` are the write's time (seconds since 1970), bound once.
-    private static let upsertSQL: [Int: String] = Dictionary(
-        uniqueKeysWithValues: chunkSizes.map { rows in
-            (
-                rows,
-                "INSERT INTO records (id, deleted, record, written_at, used_at, batch, batch_size)"
-                    // The write's time, batch and size are bound once (`?1` to `?3`); each row
-                    // binds its ID and its record (null for a deletion), as anonymous
-                    // parameters after them. Numbered parameters in every row made SQLite look
-                    // each one's name up in a list of all of them, quadratic in the rows. Seven
-                    // anonymous parameters a row (the form before this one) took 15.1 M
-                    // instructions for a new connection's first write of the GitHub response's
-                    // records (callgrind, `--profile cacheWrite`), two take 13.7 M: a smaller
-                    // statement to compile, and fewer values to bind.
-                    + " SELECT column1, column2 IS NULL, column2, ?1, ?1, ?2, ?3 FROM (VALUES "
-                    + Array(repeating: "(?, ?)", count: rows).joined(separator: ", ")
-                    // `WHERE true`: without it, SQLite's parser would read `ON` as a join's.
-                    + ") WHERE true ON CONFLICT (id) DO UPDATE SET deleted = excluded.deleted, record = excluded.record,"
-                    + " written_at = excluded.written_at, used_at = excluded.used_at, batch = excluded.batch,"
-                    + " batch_size = excluded.batch_size"
-            )
-        })
+    /// Every row of a write in one statement, read from the write's buffer through
+    /// `baton_rows(?4)` (see ``PendingRowsTable``); the write's time, batch and size are bound
+    /// once. Its `WHERE true` keeps SQLite's parser from reading `ON` as a join's.
+    private static let upsertSQL =
+        "INSERT INTO records (id, deleted, record, written_at, used_at, batch, batch_size)"
+        + " SELECT id, record IS NULL, record, ?1, ?1, ?2, ?3 FROM \(PendingRowsTable.name)(?4)"
+        + " WHERE true ON CONFLICT (id) DO UPDATE SET deleted = excluded.deleted, record = excluded.record,"
+        + " written_at = excluded.written_at, used_at = excluded.used_at, batch = excluded.batch,"
+        + " batch_size = excluded.batch_size"
     private static let nowSQL = "((julianday('now') - 2440587.5) * 86400.0)"
     private static let deleteSQL: [Int: String] = Dictionary(
         uniqueKeysWithValues: chunkSizes.map { rows in
@@ -642,7 +623,13 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
                 index: index)
         }
         ByteStringSort.sort(&keys)
-        rows = keys.map { rows[$0.index] }
+        // In memory that does not move while SQLite reads it through `baton_rows`.
+        let ordered = UnsafeMutableBufferPointer<PendingRow>.allocate(capacity: rows.count)
+        defer { ordered.deallocate() }
+        for (position, key) in keys.enumerated() { (ordered.baseAddress! + position).initialize(to: rows[key.index]) }
+        let pending = UnsafeMutablePointer<PendingRows>.allocate(capacity: 1)
+        pending.initialize(to: PendingRows(base: base, rows: UnsafeBufferPointer(ordered)))
+        defer { pending.deallocate() }
         let touched = batch.readIDs.filter { batch.recordState(of: $0) == nil }.map(\.rawValue)
         let connection = state.connection
         // The rows of this write share a batch number, for read-ahead (see `loadRecords`) and
@@ -654,22 +641,13 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
         }
         let now = Date().timeIntervalSince1970
         do {
-            try Self.forEachChunk(of: rows.count, sizes: Self.chunkSizes) { first, count throws(SQLiteCacheError) in
-                try connection.run(Self.upsertSQL[count]!) { statement, index in
+            if !rows.isEmpty {
+                try connection.run(Self.upsertSQL) { statement, index in
                     switch index {
                     case 1: return sqlite3_bind_double(statement, index, now)
                     case 2: return sqlite3_bind_int64(statement, index, Int64(writeNumber))
                     case 3: return sqlite3_bind_int64(statement, index, Int64(rows.count))
-                    default:
-                        // Per row: its ID, then its record.
-                        let row = rows[first + Int(index - 4) / 2]
-                        if (index - 4) % 2 == 0 {
-                            return sqlite3_bind_text(
-                                statement, index, base.advanced(by: row.id.lowerBound).assumingMemoryBound(to: CChar.self),
-                                Int32(row.id.count), SQLITE_STATIC)
-                        }
-                        guard let record = row.record else { return sqlite3_bind_null(statement, index) }
-                        return sqlite3_bind_blob(statement, index, base.advanced(by: record.lowerBound), Int32(record.count), SQLITE_STATIC)
+                    default: return sqlite3_bind_pointer(statement, index, pending, PendingRowsTable.pointerType, nil)
                     }
                 }
             }

@@ -3,6 +3,7 @@ import BatonExampleAPI
 @testable import BatonSQLite
 @_spi(BatonStorage) import BatonStore
 import BatonTestSupport
+import CSQLite
 import Foundation
 import Testing
 
@@ -186,6 +187,46 @@ struct SQLiteCacheTests {
         let buffer = ByteBuffer(capacity: 16)
         RecordWriter.write(string: id.rawValue, into: buffer)
         return [RecordWriter.markerWithID] + Array(UnsafeBufferPointer(start: buffer.start, count: buffer.count)) + bytes.dropFirst()
+    }
+
+    /// `baton_rows(?)`, the table the write reads its rows from, reads only a pointer bound as
+    /// its own: without an argument it is an error, with any other value it has no rows, and with
+    /// rows it gives each row's ID and record (null for a deletion) in their order.
+    @Test func thePendingRowsTableReadsOnlyRowsBoundToIt() async throws {
+        try await withTemporaryFolder { folder in
+            let connection = try SQLiteConnection(path: folder.appendingPathComponent("rows.sqlite").path)
+            #expect(throws: SQLiteCacheError.self) { try connection.run("SELECT count(*) FROM baton_rows") }
+            var count = -1
+            try connection.run("SELECT count(*) FROM baton_rows(1)") { row in count = row.int(0) }
+            #expect(count == 0)
+            try connection.execute("CREATE TABLE copied (id TEXT, deleted INTEGER, record BLOB)")
+            let bytes = Array("User:1recordUser:2".utf8)
+            let rows = UnsafeMutableBufferPointer<PendingRow>.allocate(capacity: 2)
+            defer { rows.deallocate() }
+            _ = rows.initialize(from: [PendingRow(id: 0..<6, record: 6..<12), PendingRow(id: 12..<18, record: nil)])
+            let base = UnsafeMutableRawPointer.allocate(byteCount: bytes.count, alignment: 1)
+            defer { base.deallocate() }
+            base.copyMemory(from: bytes, byteCount: bytes.count)
+            let pending = UnsafeMutablePointer<PendingRows>.allocate(capacity: 1)
+            defer { pending.deallocate() }
+            pending.initialize(to: PendingRows(base: base, rows: UnsafeBufferPointer(rows)))
+            try connection.run("INSERT INTO copied SELECT id, record IS NULL, record FROM baton_rows(?)") { statement, index in
+                sqlite3_bind_pointer(statement, index, pending, PendingRowsTable.pointerType, nil)
+            }
+            var copied: [String] = []
+            try connection.run("SELECT id, deleted, CAST(record AS TEXT) FROM copied ORDER BY rowid") { row in
+                copied.append("\(row.text(0) ?? "?") \(row.int(1)) \(row.text(2) ?? "null")")
+            }
+            #expect(copied == ["User:1 0 record", "User:2 1 null"])
+            // The same pointer under another type name is not read.
+            try connection.run("INSERT INTO copied SELECT id, 0, record FROM baton_rows(?)") { statement, index in
+                // SQLite keeps the type's pointer: a string in the binary's constant data.
+                sqlite3_bind_pointer(
+                    statement, index, pending, UnsafeRawPointer(("another" as StaticString).utf8Start).assumingMemoryBound(to: CChar.self), nil)
+            }
+            try connection.run("SELECT count(*) FROM copied") { row in count = row.int(0) }
+            #expect(count == 2)
+        }
     }
 
     @Test func damagedStoredRecordsAreUnreadableNeverATrap() {
