@@ -438,6 +438,17 @@ struct PersistenceTests {
         }
     }
 
+    /// The records an older file holds in the migration tests: the root, linking to two users.
+    private static func twoUsersAndTheRoot() -> [Record] {
+        var root = Record(id: .rootID, typename: "__Root")
+        root.fields[#"user(id:"1")"#] = .link("User:1")
+        root.fields[#"user(id:"2")"#] = .link("User:2")
+        return [
+            root, Record(id: "User:1", typename: "User", fields: ["__typename": .scalar("User"), "id": .scalar("1"), "name": .scalar("Ann"), "friend": .null]),
+            Record(id: "User:2", typename: "User", fields: ["__typename": .scalar("User"), "id": .scalar("2"), "name": .scalar("Bo"), "friend": .null]),
+        ]
+    }
+
     /// A file of version 2 (records in the JSON form, no write batches) opens with its records,
     /// fetch times and invalidation marks, is of this Baton's version afterwards, and reads its old records
     /// beside new ones.
@@ -459,13 +470,7 @@ struct PersistenceTests {
                     COMMIT;
                     """)
                 let now = Date().timeIntervalSince1970
-                var root = Record(id: .rootID, typename: "__Root")
-                root.fields[#"user(id:"1")"#] = .link("User:1")
-                root.fields[#"user(id:"2")"#] = .link("User:2")
-                let records = [
-                    root, Record(id: "User:1", typename: "User", fields: ["__typename": .scalar("User"), "id": .scalar("1"), "name": .scalar("Ann"), "friend": .null]),
-                    Record(id: "User:2", typename: "User", fields: ["__typename": .scalar("User"), "id": .scalar("2"), "name": .scalar("Bo"), "friend": .null]),
-                ]
+                let records = Self.twoUsersAndTheRoot()
                 for record in records {
                     try connection.run(
                         "INSERT INTO records (id, deleted, record, written_at, used_at) VALUES (?, 0, ?, ?, ?)",
@@ -518,20 +523,14 @@ struct PersistenceTests {
                     COMMIT;
                     """)
                 let now = Date().timeIntervalSince1970
-                var root = Record(id: .rootID, typename: "__Root")
-                root.fields[#"user(id:"1")"#] = .link("User:1")
-                root.fields[#"user(id:"2")"#] = .link("User:2")
-                let records = [
-                    root, Record(id: "User:1", typename: "User", fields: ["__typename": .scalar("User"), "id": .scalar("1"), "name": .scalar("Ann"), "friend": .null]),
-                    Record(id: "User:2", typename: "User", fields: ["__typename": .scalar("User"), "id": .scalar("2"), "name": .scalar("Bo"), "friend": .null]),
-                ]
+                let records = Self.twoUsersAndTheRoot()
                 for (index, record) in records.enumerated() {
                     let buffer = ByteBuffer(capacity: 16)
                     RecordWriter().write(record, into: buffer)
-                    let bytes = SQLiteCacheTests.versionThreeForm(of: Array(UnsafeBufferPointer(start: buffer.start, count: buffer.count)), id: record.id)
-                    // User:2's row holds User:1's record: damaged, as version 3 read it.
-                    let row = index == 2 ? "User:2" : record.id.rawValue
-                    let stored = index == 2 ? SQLiteCacheTests.versionThreeForm(of: Array(UnsafeBufferPointer(start: buffer.start, count: buffer.count)), id: "User:1") : bytes
+                    // User:2's row holds a record that names User:1: damaged, as version 3 read it.
+                    let row = record.id.rawValue
+                    let stored = SQLiteCacheTests.versionThreeForm(
+                        of: Array(UnsafeBufferPointer(start: buffer.start, count: buffer.count)), id: index == 2 ? "User:1" : record.id)
                     try connection.run(
                         "INSERT INTO records (id, deleted, record, written_at, used_at, batch, batch_size) VALUES (?, 0, ?, ?, ?, 1, 3)",
                         [.text(row), .blob(stored), .real(now), .real(now)])
