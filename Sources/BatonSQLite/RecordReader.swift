@@ -93,7 +93,7 @@ final class RecordReader {
         return shape
     }
 
-    /// Whether `known` holds exactly `bytes`.
+    /// Whether `id`'s UTF-8 is exactly `bytes`.
     private static func same(_ id: DataID, _ bytes: UnsafeRawBufferPointer) -> Bool {
         var text = id.rawValue
         return text.withUTF8 { known in
@@ -101,6 +101,7 @@ final class RecordReader {
         }
     }
 
+    /// Whether `known` holds exactly `bytes`.
     private static func same(_ known: [UInt8], _ bytes: UnsafeRawBufferPointer) -> Bool {
         known.count == bytes.count
             && known.withUnsafeBytes { known in bytes.isEmpty || memcmp(known.baseAddress!, bytes.baseAddress!, bytes.count) == 0 }

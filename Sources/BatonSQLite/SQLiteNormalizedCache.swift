@@ -626,7 +626,7 @@ public final class SQLiteNormalizedCache: NormalizedCache, Sendable {
         // In memory that does not move while SQLite reads it through `baton_rows`.
         let ordered = UnsafeMutableBufferPointer<PendingRow>.allocate(capacity: rows.count)
         defer { ordered.deallocate() }
-        for (position, key) in keys.enumerated() { (ordered.baseAddress! + position).initialize(to: rows[key.index]) }
+        for (position, key) in keys.enumerated() { ordered.initializeElement(at: position, to: rows[key.index]) }
         let pending = UnsafeMutablePointer<PendingRows>.allocate(capacity: 1)
         pending.initialize(to: PendingRows(base: base, rows: UnsafeBufferPointer(ordered)))
         defer { pending.deallocate() }
