@@ -74,7 +74,7 @@ struct CancellationTests {
 
     @Test(.enabled(if: FileManager.default.fileExists(atPath: "/proc/self/fd")))
     func tenThousandOperationsAndCancellationsLeakNoDescriptors() async throws {
-        try await withExampleServer(webSocket: WebSocketOptions()) { server in
+        try await withExampleServer(webSocket: .patient) { server in
             let client = BatonClient(
                 networkTransport: SplitNetworkTransport(
                     http: RequestChainNetworkTransport(url: server.url, timeout: .seconds(30)),

@@ -7,7 +7,7 @@ import Foundation
 /// main-actor test's body stays on the main actor).
 func withExampleServer<T>(
     persistedQueries: PersistedQueryStore = PersistedQueryStore(),
-    webSocket: WebSocketOptions = WebSocketOptions(),
+    webSocket: WebSocketOptions = .patient,
     isolation: isolated (any Actor)? = #isolation,
     _ body: (RunningExampleServer) async throws -> T
 ) async throws -> T {
@@ -31,4 +31,12 @@ final class TokenStore: @unchecked Sendable {
         get { lock.withLock { storedToken } }
         set { lock.withLock { storedToken = newValue } }
     }
+}
+
+extension WebSocketOptions {
+    /// The server's options for tests that are not about its time limits: 30 s for a client's
+    /// `connection_init` instead of 3 s. A test suite on a loaded 2-core machine can hold a
+    /// client's task past 3 s, and the server's close (4408) then makes the client reconnect,
+    /// which a test that counts connections reads as a failure.
+    static let patient = WebSocketOptions(connectionInitTimeout: .seconds(30))
 }

@@ -16,7 +16,10 @@ func webSocketTransport(
     WebSocketNetworkTransport(
         url: server.webSocketURL,
         configuration: WebSocketTransportConfiguration(
-            protocol: `protocol`, connectionPayload: { payload }, acknowledgementTimeout: .seconds(5),
+            // 30 s for the server's `connection_ack`: a loaded machine can hold the server's reply
+            // past a few seconds, and a reconnect after the time-out fails tests that count
+            // connections (the time-out itself is tested with its own transports).
+            protocol: `protocol`, connectionPayload: { payload }, acknowledgementTimeout: .seconds(30),
             pingInterval: pingInterval, idleClosing: idleClosing, reconnect: reconnect))
 }
 

@@ -60,7 +60,7 @@ struct WebSocketTransportTests {
 
     @Test(arguments: GraphQLWebSocketProtocol.allCases)
     func theConnectionPayloadIsChecked(protocol: GraphQLWebSocketProtocol) async throws {
-        try await withExampleServer(webSocket: WebSocketOptions(requiredConnectionToken: "secret")) { server in
+        try await withExampleServer(webSocket: WebSocketOptions(connectionInitTimeout: .seconds(30), requiredConnectionToken: "secret")) { server in
             let accepted = BatonClient(networkTransport: webSocketTransport(server, protocol: `protocol`, payload: ["token": "secret"]))
             var values: [Int] = []
             for try await result in accepted.subscribe(subscription: CountSubscription(to: 1)) {
