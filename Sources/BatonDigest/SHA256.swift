@@ -103,35 +103,50 @@ package struct SHA256: Sendable {
     }
 
     /// Runs the compression function over the 64 bytes of `bytes` from `start`.
+    ///
+    /// Written with pointers, `while` loops and the rotations spelled out, because the tests and
+    /// the example server run unoptimized builds, where each array subscript, range iterator and
+    /// small function is a call: so written it hashes about 4 times as fast in a debug build
+    /// (4 MB: 0.99 s before, 0.24 s after), and as fast as before with optimization.
     private mutating func compress(_ bytes: UnsafeRawBufferPointer, at start: Int) {
-        schedule.withUnsafeMutableBufferPointer { w in
-            for t in 0..<16 {
-                let i = start + t * 4
-                w[t] = UInt32(bytes[i]) << 24 | UInt32(bytes[i + 1]) << 16 | UInt32(bytes[i + 2]) << 8 | UInt32(bytes[i + 3])
+        let input = bytes.baseAddress! + start
+        schedule.withUnsafeMutableBufferPointer { buffer in
+            let w = buffer.baseAddress!
+            var t = 0
+            while t < 16 {
+                let i = t &* 4
+                w[t] = UInt32(input.load(fromByteOffset: i, as: UInt8.self)) << 24
+                    | UInt32(input.load(fromByteOffset: i &+ 1, as: UInt8.self)) << 16
+                    | UInt32(input.load(fromByteOffset: i &+ 2, as: UInt8.self)) << 8
+                    | UInt32(input.load(fromByteOffset: i &+ 3, as: UInt8.self))
+                t &+= 1
             }
-            for t in 16..<64 {
-                let s0 = Self.rotr(w[t - 15], 7) ^ Self.rotr(w[t - 15], 18) ^ (w[t - 15] >> 3)
-                let s1 = Self.rotr(w[t - 2], 17) ^ Self.rotr(w[t - 2], 19) ^ (w[t - 2] >> 10)
-                w[t] = w[t - 16] &+ s0 &+ w[t - 7] &+ s1
+            while t < 64 {
+                let a = w[t &- 15], b = w[t &- 2]
+                let s0 = (a >> 7 | a << 25) ^ (a >> 18 | a << 14) ^ (a >> 3)
+                let s1 = (b >> 17 | b << 15) ^ (b >> 19 | b << 13) ^ (b >> 10)
+                w[t] = w[t &- 16] &+ s0 &+ w[t &- 7] &+ s1
+                t &+= 1
             }
             var a = state[0], b = state[1], c = state[2], d = state[3]
             var e = state[4], f = state[5], g = state[6], h = state[7]
-            Self.roundConstants.withUnsafeBufferPointer { k in
-                for t in 0..<64 {
-                    let sum1 = Self.rotr(e, 6) ^ Self.rotr(e, 11) ^ Self.rotr(e, 25)
+            Self.roundConstants.withUnsafeBufferPointer { constants in
+                let k = constants.baseAddress!
+                var t = 0
+                while t < 64 {
+                    let sum1 = (e >> 6 | e << 26) ^ (e >> 11 | e << 21) ^ (e >> 25 | e << 7)
                     let choose = (e & f) ^ (~e & g)
                     let t1 = h &+ sum1 &+ choose &+ k[t] &+ w[t]
-                    let sum0 = Self.rotr(a, 2) ^ Self.rotr(a, 13) ^ Self.rotr(a, 22)
+                    let sum0 = (a >> 2 | a << 30) ^ (a >> 13 | a << 19) ^ (a >> 22 | a << 10)
                     let majority = (a & b) ^ (a & c) ^ (b & c)
                     let t2 = sum0 &+ majority
                     h = g; g = f; f = e; e = d &+ t1
                     d = c; c = b; b = a; a = t1 &+ t2
+                    t &+= 1
                 }
             }
             state[0] = state[0] &+ a; state[1] = state[1] &+ b; state[2] = state[2] &+ c; state[3] = state[3] &+ d
             state[4] = state[4] &+ e; state[5] = state[5] &+ f; state[6] = state[6] &+ g; state[7] = state[7] &+ h
         }
     }
-
-    private static func rotr(_ x: UInt32, _ n: UInt32) -> UInt32 { (x >> n) | (x << (32 - n)) }
 }

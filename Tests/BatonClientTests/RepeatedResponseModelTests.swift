@@ -11,7 +11,7 @@ import Testing
 /// garbage collection, `clear()` and time passing, run against a client that keeps responses
 /// (with room for only a few, so that they are dropped too) and a naive one that keeps none:
 /// after every step their results, stores, watchers and availability must agree.
-@Suite("Repeated responses against a client that keeps none (random sequences)")
+@Suite("Repeated responses against a client that keeps none (random sequences)", .ownThread)
 struct RepeatedResponseModelTests {
     /// One request of the sequence: an operation with its variables, and how to read its data.
     enum Request: CaseIterable {

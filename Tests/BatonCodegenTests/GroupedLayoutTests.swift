@@ -1,3 +1,4 @@
+import BatonTestSupport
 import Foundation
 import Testing
 
@@ -5,7 +6,7 @@ import Testing
 
 /// The `grouped` file layout (the command line's default): a few files of ~40 definitions, each
 /// definition's file fixed by its name, so an edit rewrites one file.
-@Suite("Grouped file layout")
+@Suite("Grouped file layout", .ownThread)
 struct GroupedLayoutTests {
     static func write(_ count: Int, into generation: Generation, from first: Int = 0) throws {
         for number in first..<(first + count) {

@@ -219,7 +219,7 @@ struct CachePolicyDirectiveTests {
     /// embedding stores lives in a SQLite file, reopened now and then. The objects are always
     /// there and lists keep their length: an embedded object written null and then again starts
     /// afresh, where the record of a client ID would still hold its old fields.
-    @Test(arguments: [51, 52, 53])
+    @Test(.ownThread, arguments: [51, 52, 53])
     func embeddedFieldsReadAsTheirRecordsWould(seed: UInt64) async throws {
         try await withTemporaryFolder { folder in
             let url = folder.appendingPathComponent("cache.sqlite")

@@ -201,7 +201,7 @@ struct ClientExtensionStoreTests {
     /// A seeded random sequence of server responses, client writes of the client field and
     /// optimistic updates of it, against a model: the client field is always the last value the
     /// client gave it (optimistic layers on top while applied), the server field the server's.
-    @Test func randomSequenceAgainstAModel() throws {
+    @Test(.ownThread) func randomSequenceAgainstAModel() throws {
         var generator = SeededGenerator(seed: 28)
         let store = StrippedQuery.store([])
         var serverName: JSONValue = .null

@@ -18,7 +18,7 @@ import Testing
 /// one (the local schema an article's client fields are declared in); an article whose
 /// `Context/<Article>.api.json` names other schema files (the snippets' own module) uses those
 /// instead, without the example API's documents.
-@Suite("README and DocC GraphQL blocks validate")
+@Suite("README and DocC GraphQL blocks validate", .ownThread)
 struct DocumentationGraphQLBlockTests {
     typealias Block = DocumentationCodeBlockTests.Block
 

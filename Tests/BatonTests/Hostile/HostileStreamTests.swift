@@ -39,7 +39,7 @@ struct HostileStreamTests {
 
     // MARK: Linear parsers (item 8)
 
-    @Test func sixteenMegabytesOfPaddingAfterADelimiterParseInLinearTime() throws {
+    @Test(.ownThread) func sixteenMegabytesOfPaddingAfterADelimiterParseInLinearTime() throws {
         // 16 MB of spaces after a delimiter, in 64 KiB chunks: the old parser rescanned its buffer
         // from the start on every chunk (154 s of CPU); a linear one reads it at once.
         var parser = MultipartMixedParser(boundary: "-", maxPartBytes: 32 << 20)
@@ -99,7 +99,7 @@ struct HostileStreamTests {
         }
     }
 
-    @Test func aPartInOneByteChunksAndManyPartsInOneChunkAreLinear() throws {
+    @Test(.ownThread) func aPartInOneByteChunksAndManyPartsInOneChunkAreLinear() throws {
         // 20,000 small parts in one chunk (each used to cost a copy of the rest of the buffer)…
         var many = "\r\n---"
         for index in 0..<20_000 { many += "\r\n\r\n{\"i\":\(index)}\r\n---" }
@@ -114,7 +114,7 @@ struct HostileStreamTests {
         #expect(parts.map(\.count) == [256 << 10])
     }
 
-    @Test func aPreambleIsNotKeptAndAMissingFinalBoundaryIsIncomplete() throws {
+    @Test(.ownThread) func aPreambleIsNotKeptAndAMissingFinalBoundaryIsIncomplete() throws {
         // RFC 2046: a preamble is dropped (here 8 MiB of it, never buffered past the delimiter's length).
         var parser = MultipartMixedParser(boundary: "-", maxPartBytes: 1 << 20)
         for _ in 0..<128 { _ = try parser.append(Data(repeating: UInt8(ascii: "p"), count: 64 << 10)) }
@@ -248,7 +248,7 @@ struct HostileStreamTests {
         #expect(counts == [1])
     }
 
-    @Test func eventStreamLineEndsRetryAndHugeIDs() throws {
+    @Test(.ownThread) func eventStreamLineEndsRetryAndHugeIDs() throws {
         // CR, LF and CRLF (split across chunks) end lines; a retry too large for an Int is ignored;
         // an `id` line past the limit is an error, not kept whole.
         var parser = ServerSentEventParser(maxPartBytes: 1024)
@@ -295,7 +295,7 @@ struct HostileStreamTests {
         #expect(growth < 8, "4× the path cost \(growth)× the CPU")
     }
 
-    @Test func normalizingWithALongErrorPathIsLinear() throws {
+    @Test(.ownThread) func normalizingWithALongErrorPathIsLinear() throws {
         // Allowed by the limits, a 100,000-element path costs one trie node per element (the old
         // set of every prefix was 5 billion components for this one).
         let path = ResponsePath([.key("hero")] + Array(repeating: .key("f"), count: 99_999))
