@@ -32,10 +32,11 @@ public struct DocumentSource: Sendable, Hashable {
         return true
     }
 
-    /// Parses the source; a syntax error names its place in the file.
+    /// Parses the source (descriptions of operations, fragments and variables blanked out:
+    /// `ExecutableDescriptions`); a syntax error names its place in the file.
     func parseDocument() throws(CodegenError) -> Document {
         do {
-            return try parse(source: Source(body: text, name: path))
+            return try parse(source: Source(body: ExecutableDescriptions.blanked(text), name: path))
         } catch let error as GraphQLError {
             throw CodegenError(error, defaultPath: path)
         } catch {

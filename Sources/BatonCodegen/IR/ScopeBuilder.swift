@@ -128,7 +128,7 @@ final class ScopeBuilder {
                                     at: .of(node)))
                             continue
                         }
-                        if DocumentPrinter.arguments(existing.arguments) != DocumentPrinter.arguments(node.arguments) {
+                        if DocumentPrinter.unorderedArguments(existing.arguments) != DocumentPrinter.unorderedArguments(node.arguments) {
                             errors.append(
                                 CodegenError(
                                     "\"\(key)\" is selected with different arguments; use different aliases", at: .of(node)))

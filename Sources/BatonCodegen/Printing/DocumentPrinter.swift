@@ -161,6 +161,22 @@ enum DocumentPrinter {
         return "(" + arguments.map { "\($0.name.value): \(value($0.value, context))" }.joined(separator: ", ") + ")"
     }
 
+    /// Arguments in a form in which order does not count (arguments and input object fields by
+    /// name), to compare two selections of one field: `f(a: 1, b: {x: 1, y: 2})` is
+    /// `f(b: {y: 2, x: 1}, a: 1)`, as the spec's SameArguments and graphql-js have it.
+    static func unorderedArguments(_ arguments: [Argument]) -> String {
+        func unordered(_ value: any Value) -> String {
+            switch value {
+            case let list as ListValue: return "[" + list.values.map(unordered).joined(separator: ", ") + "]"
+            case let object as ObjectValue:
+                return "{" + object.fields.sorted { $0.name.value < $1.name.value }.map { "\($0.name.value): \(unordered($0.value))" }
+                    .joined(separator: ", ") + "}"
+            default: return self.value(value)
+            }
+        }
+        return arguments.sorted { $0.name.value < $1.name.value }.map { "\($0.name.value): \(unordered($0.value))" }.joined(separator: ", ")
+    }
+
     static func directives(_ directives: [Directive], _ context: Context = .global) -> String {
         directives.filter { !ClientDirectives.clientOnly.contains($0.name.value) }
             .map { " @" + $0.name.value + arguments($0.arguments, context) }.joined()

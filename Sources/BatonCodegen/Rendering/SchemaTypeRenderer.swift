@@ -7,7 +7,7 @@ struct SchemaTypeRenderer {
 
     func renderEnum(_ type: GraphQLEnumType, into writer: inout SwiftWriter) {
         writer.raw(SwiftNaming.docComment(type.description, indent: writer.indentation))
-        writer.block("public enum \(type.name): Swift.String, BatonAPI.EnumType") { w in
+        writer.block("public enum \(SwiftNaming.identifier(type.name)): Swift.String, BatonAPI.EnumType") { w in
             for (name, value) in enumCases(type) {
                 var doc = value.description ?? ""
                 if let reason = value.deprecationReason {
@@ -19,14 +19,24 @@ struct SchemaTypeRenderer {
         }
     }
 
-    /// Each case's Swift name, as the enum declares it.
+    /// Each case's Swift name, as the enum declares it: the camel-case name (`NEW_HOPE` →
+    /// `newHope`); where two values have the same one (`BOTTOM` and `bottom`, enum values are
+    /// case-sensitive), the value already so spelled keeps it and the other takes its GraphQL name
+    /// (`BOTTOM`), numbered if even that is taken.
     private func enumCases(_ type: GraphQLEnumType) -> [(name: String, value: GraphQLEnumValueDefinition)] {
-        var used: Set<String> = []
-        return type.values.map { value in
-            var name = SwiftNaming.safeIdentifierStart(SwiftNaming.enumCase(value.name))
+        let preferred = type.values.map { SwiftNaming.safeIdentifierStart(SwiftNaming.enumCase($0.name)) }
+        var used = Set(zip(preferred, type.values).filter { $0.0 == $0.1.name }.map(\.0))
+        return zip(preferred, type.values).map { preferred, value in
+            if preferred == value.name { return (preferred, value) }
+            var name = preferred
             if !used.insert(name).inserted {
-                name = SwiftNaming.safeIdentifierStart(value.name)
-                used.insert(name)
+                let fallback = SwiftNaming.safeIdentifierStart(value.name)
+                name = fallback
+                var counter = 2
+                while !used.insert(name).inserted {
+                    name = fallback + String(counter)
+                    counter += 1
+                }
             }
             return (name, value)
         }
@@ -70,7 +80,7 @@ struct SchemaTypeRenderer {
             return (name, swiftType, field.description, optional)
         }
         writer.raw(SwiftNaming.docComment(type.description, indent: writer.indentation))
-        writer.block("public struct \(type.name): BatonAPI.InputObject") { w in
+        writer.block("public struct \(SwiftNaming.identifier(type.name)): BatonAPI.InputObject") { w in
             w.line("public private(set) var __data: BatonAPI.InputDict")
             w.line()
             w.block("public init(_ data: BatonAPI.InputDict)") { body in
@@ -106,7 +116,7 @@ struct SchemaTypeRenderer {
 
     func renderCustomScalar(_ type: GraphQLScalarType, into writer: inout SwiftWriter) {
         writer.raw(SwiftNaming.docComment(type.description, indent: writer.indentation))
-        writer.line("public typealias \(type.name) = \(names.customScalars[type.name] ?? "Swift.String")")
+        writer.line("public typealias \(SwiftNaming.identifier(type.name)) = \(names.customScalars[type.name] ?? "Swift.String")")
     }
 }
 

@@ -137,7 +137,7 @@ struct SelectionSetRenderer {
             writer.line("///")
             writer.line("/// Parent Type: `\(scope.typeName)`")
         }
-        writer.block("public struct \(scope.swiftName): \(conformance)") { w in
+        writer.block("public struct \(SwiftNaming.identifier(scope.swiftName)): \(conformance)") { w in
             fragmentHeader?(&w)
             w.line("public \(mutable ? "var" : "let") __data: BatonAPI.DataDict")
             w.line("public init(_dataDict: BatonAPI.DataDict) { __data = _dataDict }")

@@ -17,12 +17,12 @@ struct TypeNames {
     /// generated type could hide it. GraphQL reserves names starting with `__`, so the alias
     /// never meets a user's name.
     func reference(_ topLevel: String) -> String {
-        shadowed.contains(topLevel) ? "__" + topLevel : topLevel
+        shadowed.contains(topLevel) ? "__" + topLevel : SwiftNaming.identifier(topLevel)
     }
 
     /// The alias `reference` needs for `topLevel`, declared beside the type, or nil.
     func alias(for topLevel: String) -> String? {
-        shadowed.contains(topLevel) ? "public typealias __\(topLevel) = \(topLevel)\n" : nil
+        shadowed.contains(topLevel) ? "public typealias __\(topLevel) = \(SwiftNaming.identifier(topLevel))\n" : nil
     }
 
     /// A fragment's Swift type name.
@@ -56,7 +56,7 @@ struct TypeNames {
 
     /// A schema type's Swift name (inside the namespace when there is one).
     func schemaType(_ name: String) -> String {
-        namespace.map { "\(reference($0)).\(name)" } ?? reference(name)
+        namespace.map { "\(reference($0)).\(SwiftNaming.identifier(name))" } ?? reference(name)
     }
 
     func scalar(_ name: String) -> String {

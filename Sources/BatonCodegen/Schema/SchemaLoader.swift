@@ -43,7 +43,11 @@ public enum SchemaLoader {
     }
 
     /// Loads schema texts as one schema; a path ending in `.json` marks an introspection result.
+    /// An SDL file with nothing but comments (an extension file whose lines are commented out)
+    /// adds nothing, as an empty document does, unless no file has definitions.
     public static func load(sources: [(text: String, path: String)]) throws(CodegenErrors) -> LoadedSchema {
+        let withDefinitions = sources.filter { $0.path.hasSuffix(".json") || !DocumentSource(path: $0.path, text: $0.text).isEmpty }
+        let sources = withDefinitions.isEmpty ? sources : withDefinitions
         var definitions: [any Definition] = []
         var errors: [CodegenError] = []
         var firstDocument: Document?
