@@ -133,4 +133,27 @@ struct RealAppSchemaTests {
         let output = try generation.generate(schemaPaths: [generation.path("schema.graphqls"), generation.path("extra.graphqls")])
         try await TypeCheck.generated(output)
     }
+
+    /// artsy/force (Relay): test queries marked `@relay_test_operation`, and an
+    /// `@argumentDefinitions` type written bare (`{type: Sort, defaultValue: NEWEST}`), which
+    /// relay-compiler takes as it takes `"Sort"`. The directive is not sent.
+    @Test func relayTestOperationAndABareArgumentDefinitionType() async throws {
+        let output = try generate(
+            schema: """
+                type Query { me: Me }
+                type Me { items(first: Int, sort: Sort): [Item!] }
+                type Item { id: ID! }
+                enum Sort { NEWEST OLDEST }
+                """,
+            """
+            fragment List_me on Me @argumentDefinitions(first: {type: "Int", defaultValue: 5}, sort: {type: Sort, defaultValue: NEWEST}) {
+              items(first: $first, sort: $sort) { id }
+            }
+            query ListTestQuery($sort: Sort) @relay_test_operation { me { ...List_me @arguments(sort: $sort) } }
+            """)
+        let body = try #require(output.manifest.operations.first { $0.name == "ListTestQuery" }?.body)
+        #expect(!body.contains("relay_test_operation"))
+        #expect(body.contains("items(first: 5, sort: $sort)"))
+        try await TypeCheck.generated(output)
+    }
 }

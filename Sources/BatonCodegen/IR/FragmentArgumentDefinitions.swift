@@ -47,8 +47,11 @@ struct FragmentArgumentTable {
             var list: [FragmentArgumentDefinition] = []
             for argument in directive.arguments {
                 let argumentName = argument.name.value
-                guard let object = argument.value as? ObjectValue,
-                    let typeValue = object.fields.first(where: { $0.name.value == "type" })?.value as? StringValue
+                // The type is a string (`"[ID!]"`); relay-compiler also takes a named type
+                // written bare, as an enum value is (`type: CollectionSorts`).
+                let typeNode = (argument.value as? ObjectValue)?.fields.first(where: { $0.name.value == "type" })?.value
+                guard let object = argument.value as? ObjectValue, let typeNode,
+                    let typeText = (typeNode as? StringValue)?.value ?? (typeNode as? EnumValue)?.value
                 else {
                     errors.append(
                         CodegenError(
@@ -56,8 +59,8 @@ struct FragmentArgumentTable {
                             at: .of(argument)))
                     continue
                 }
-                guard let type = Self.parseType(typeValue.value) else {
-                    errors.append(CodegenError("\"\(typeValue.value)\" is not a GraphQL type", at: .of(typeValue)))
+                guard let type = Self.parseType(typeText) else {
+                    errors.append(CodegenError("\"\(typeText)\" is not a GraphQL type", at: .of(typeNode)))
                     continue
                 }
                 for field in object.fields where !["type", "defaultValue", "provider"].contains(field.name.value) {
@@ -79,20 +82,20 @@ struct FragmentArgumentTable {
                     }
                     provider = value.value
                     let variableName = ProvidedVariable.variableName(provider: value.value)
-                    if let existing = provided[variableName], existing.provider != value.value || existing.typeText != typeValue.value {
+                    if let existing = provided[variableName], existing.provider != value.value || existing.typeText != typeText {
                         errors.append(
                             CodegenError(
-                                "the provider \"\(value.value)\" gives \(existing.typeText) elsewhere, here \(typeValue.value); one provider has one type",
+                                "the provider \"\(value.value)\" gives \(existing.typeText) elsewhere, here \(typeText); one provider has one type",
                                 at: .of(providerField)))
                         continue
                     }
                     guard let variable = Self.parseVariable(variableName) else { continue }
                     provided[variableName] = ProvidedVariable(
-                        variableName: variableName, provider: value.value, typeText: typeValue.value, type: type, variable: variable)
+                        variableName: variableName, provider: value.value, typeText: typeText, type: type, variable: variable)
                 }
                 list.append(
                     FragmentArgumentDefinition(
-                        name: argumentName, typeText: typeValue.value, type: type, defaultValue: defaultValue, provider: provider,
+                        name: argumentName, typeText: typeText, type: type, defaultValue: defaultValue, provider: provider,
                         location: .of(argument)))
             }
             definitions[name] = list

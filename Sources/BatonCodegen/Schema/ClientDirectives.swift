@@ -18,6 +18,7 @@ enum ClientDirectives {
     /// - `@inline`: the fragment is read through `fragments` like any other (no `readInlineData`).
     /// - `@raw_response_type`: no raw response type is generated.
     /// - `@preloadable`: no preloading registry.
+    /// - `@relay_test_operation`: no mock payload metadata (BatonTesting's mocks need none).
     /// - `@refetchable(directives:, preferFetchable:)` and `@connection(handler:,
     ///   dynamicKey_UNSTABLE:, prefetchable_pagination:)`: those arguments are accepted and ignored.
     static let declarations: [(name: String, sdl: String)] = [
@@ -62,6 +63,7 @@ enum ClientDirectives {
         ("inline", "directive @inline on FRAGMENT_DEFINITION"),
         ("raw_response_type", "directive @raw_response_type on QUERY | MUTATION | SUBSCRIPTION"),
         ("preloadable", "directive @preloadable(hackPreloader: Boolean) on QUERY"),
+        ("relay_test_operation", "directive @relay_test_operation on QUERY | MUTATION | SUBSCRIPTION"),
         ("required", "directive @required(action: RequiredFieldAction!) on FIELD"),
         ("catch", "directive @catch(to: CatchFieldTo! = RESULT) on FIELD | FRAGMENT_DEFINITION | QUERY | MUTATION | INLINE_FRAGMENT"),
         ("throwOnFieldError", "directive @throwOnFieldError on QUERY | MUTATION | SUBSCRIPTION | FRAGMENT_DEFINITION"),
@@ -85,7 +87,7 @@ enum ClientDirectives {
     static let clientOnly: Set<String> = [
         "connection", "appendNode", "prependNode", "appendEdge", "prependEdge", "deleteEdge", "deleteRecord",
         "refetchable", "argumentDefinitions", "arguments", "alias", localCacheMutation,
-        "relay", "inline", "raw_response_type", "preloadable", "required", "catch", "throwOnFieldError", client,
+        "relay", "inline", "raw_response_type", "preloadable", "relay_test_operation", "required", "catch", "throwOnFieldError", client,
     ]
 
     /// Apollo's mark of a client-only field (`isInCart @client`).
