@@ -156,4 +156,18 @@ struct RealAppSchemaTests {
         #expect(body.contains("items(first: 5, sort: $sort)"))
         try await TypeCheck.generated(output)
     }
+
+    /// artsy/force: image crops aliased `_1x1`, `_16x9` (a name may not start with a digit, so
+    /// the underscore does the job) gave nested structs named `1x1`.
+    @Test func aliasesThatAreAnUnderscoreAndDigits() async throws {
+        let output = try generate(
+            schema: """
+                type Query { image: Image }
+                type Image { cropped(width: Int!, height: Int!): Crop }
+                type Crop { src: String }
+                """,
+            "query Crops { image { _1x1: cropped(width: 10, height: 10) { src } _16x9: cropped(width: 16, height: 9) { src } } }\n")
+        #expect(file(output, "Operations/CropsQuery.swift").contains("public struct _1x1: BatonAPI.SelectionSet"))
+        try await TypeCheck.generated(output)
+    }
 }

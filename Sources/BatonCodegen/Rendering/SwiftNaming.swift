@@ -57,10 +57,11 @@ enum SwiftNaming {
         return String(characters[..<lowered]).lowercased() + String(characters[lowered...])
     }
 
-    /// The struct name of a field's selections: the response key, capitalized and singular.
+    /// The struct name of a field's selections: the response key, capitalized and singular,
+    /// without leading underscores unless a digit follows them (`_1x1` stays `_1x1`).
     static func typeName(forResponseKey key: String) -> String {
         let trimmed = key.drop { $0 == "_" }
-        return capitalized(singularize(String(trimmed.isEmpty ? Substring(key) : trimmed)))
+        return safeIdentifierStart(capitalized(singularize(String(trimmed.isEmpty ? Substring(key) : trimmed))))
     }
 
     static func singularize(_ word: String) -> String {
