@@ -8,9 +8,10 @@ enum ExecutableDescriptions {
         let scalars = Array(text.unicodeScalars)
         var ranges: [Range<Int>] = []
         var braces = 0, parentheses = 0, brackets = 0
-        /// The last token outside comments and whitespace, and whether the parentheses open at
-        /// the top level hold an operation's variable definitions.
-        var previous = ""
+        /// The first scalar of the last token outside comments and whitespace (a string after
+        /// `=` or `:` is a value, not a description), and whether the parentheses open at the
+        /// top level hold an operation's variable definitions.
+        var previous: Unicode.Scalar = " "
         var inVariableDefinitions = false
         var pending: Range<Int>?
         var index = 0
@@ -66,11 +67,13 @@ enum ExecutableDescriptions {
             if isNameScalar(scalar) {
                 let start = index
                 while index < scalars.count, isNameScalar(scalars[index]) { index += 1 }
-                let name = String(String.UnicodeScalarView(scalars[start..<index]))
-                if let waiting, braces == 0, parentheses == 0, ["query", "mutation", "subscription", "fragment"].contains(name) {
+                // The name is made only after a description, to see whether a definition follows.
+                if let waiting, braces == 0, parentheses == 0,
+                    ["query", "mutation", "subscription", "fragment"].contains(String(String.UnicodeScalarView(scalars[start..<index])))
+                {
                     ranges.append(waiting)
                 }
-                previous = name
+                previous = scalar
                 continue
             }
             if scalar == "$", let waiting { ranges.append(waiting) }
@@ -87,7 +90,7 @@ enum ExecutableDescriptions {
                 if parentheses == 0 { inVariableDefinitions = false }
             default: break
             }
-            previous = String(scalar)
+            previous = scalar
             index += 1
         }
         guard !ranges.isEmpty else { return text }

@@ -229,7 +229,7 @@ struct UploadTests {
             let files = try #require(several.data?.multipleParameterUpload)
             #expect(files.map(\.filename) == ["a.txt", "big.bin", "c.txt"])
             #expect(files.map(\.path) == ["0", "1", "2"])
-            #expect(files.map(\.sha256) == [Self.sha256(Self.alpha), Self.sha256(big), Self.sha256(Self.charlie)])
+            #expect(files.map(\.sha256) == [Self.sha256(Self.alpha), bigHash, Self.sha256(Self.charlie)])
         }
     }
 
