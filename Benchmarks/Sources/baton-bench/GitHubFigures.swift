@@ -18,6 +18,14 @@ enum GitHubFigures {
         store.publish(prepared, fetched: true)
     }
 
+    /// ``receive(_:into:)`` with the body read and executed in one walk over its bytes.
+    static func receiveBytes(_ bytes: Data, into store: Store) throws {
+        let prepared = try bytes.withUnsafeBytes { try store.prepare(responseBody: $0, for: OperationDescriptor(operation: query)) }
+        guard let payload = prepared.payload, prepared.readFromBytes else { throw BenchError("no data read from the bytes") }
+        _ = IssuesAndCommentsForRepositoryQuery.Data(_dataDict: DataDict(payload.data))
+        store.publish(payload, fetched: true)
+    }
+
     /// The client's receive of the same response for `IssuesConnectionForRepository`, which
     /// selects `__id` and has `issues` under `@connection`: a first page, which replaces the
     /// connection's edges, so the client takes the executor's data without reading it back
@@ -63,6 +71,18 @@ enum GitHubFigures {
             } floor: {
                 _ = try JSONValue(parsing: response)
             })
+
+        // The store's walk over the response's bytes (`Store.prepare(responseBody:for:)`), which
+        // the client does not take yet: measured for its own sake, with no target, until it does.
+        let fromBytes = try compare("receive from the bytes (store only)", floorName: "parse alone", target: 1.3) {
+            try receiveBytes(response, into: stores.next())
+        } floor: {
+            _ = try JSONValue(parsing: response)
+        }
+        figures.append(
+            Figure(
+                name: fromBytes.name, baton: fromBytes.baton, floor: fromBytes.floor, floorName: fromBytes.floorName, target: nil,
+                cpuRatio: fromBytes.cpuRatio))
 
         // The same with `__id` and `@connection` (issue 26: ≤ 1.4× the parse, no read back).
         let connectionResponse = try withPageInfo(response)

@@ -36,13 +36,13 @@ extension JSONValue {
 }
 
 /// A recursive-descent parser straight over UTF-8 bytes.
-struct JSONParser: ~Copyable {
+package struct JSONParser: ~Copyable {
     /// Deeper nesting is an error rather than a stack overflow.
     static let maximumDepth = 512
 
-    private let bytes: UnsafeRawBufferPointer
-    private var position = 0
-    private var depth = 0
+    let bytes: UnsafeRawBufferPointer
+    package internal(set) var position = 0
+    var depth = 0
     /// Reused buffer for strings with escapes.
     private var scratch: [UInt8] = []
     /// The members of the objects and the elements of the lists being parsed, innermost last:
@@ -55,7 +55,7 @@ struct JSONParser: ~Copyable {
     private var shapes: [[String]] = []
     private static let maximumShapes = 64
 
-    private init(bytes: UnsafeRawBufferPointer) {
+    package init(bytes: UnsafeRawBufferPointer) {
         self.bytes = bytes
     }
 
@@ -76,7 +76,7 @@ struct JSONParser: ~Copyable {
 
     // MARK: Errors
 
-    private func error(expected: String, at offset: Int? = nil) -> JSONParseError {
+    func error(expected: String, at offset: Int? = nil) -> JSONParseError {
         let offset = offset ?? position
         return JSONParseError(offset: offset, expected: expected, found: describeByte(at: offset))
     }
@@ -91,7 +91,7 @@ struct JSONParser: ~Copyable {
     // MARK: Values
 
     @inline(__always)
-    private mutating func skipWhitespace() {
+    package mutating func skipWhitespace() {
         while position < bytes.count {
             switch bytes[position] {
             case 0x20, 0x0A, 0x0D, 0x09: position += 1
@@ -100,7 +100,7 @@ struct JSONParser: ~Copyable {
         }
     }
 
-    private mutating func parseValue() throws(JSONParseError) -> JSONValue {
+    package mutating func parseValue() throws(JSONParseError) -> JSONValue {
         guard position < bytes.count else { throw error(expected: "a value") }
         switch bytes[position] {
         case UInt8(ascii: "{"): return try parseObject()
@@ -133,7 +133,7 @@ struct JSONParser: ~Copyable {
         position += count
     }
 
-    private mutating func enterNesting() throws(JSONParseError) {
+    mutating func enterNesting() throws(JSONParseError) {
         depth += 1
         if depth > Self.maximumDepth {
             throw error(expected: "at most \(Self.maximumDepth) levels of nesting")
@@ -235,7 +235,7 @@ struct JSONParser: ~Copyable {
 
     // MARK: Strings
 
-    private mutating func parseString() throws(JSONParseError) -> String {
+    package mutating func parseString() throws(JSONParseError) -> String {
         let quote = position
         position += 1  // opening quote
         let start = position
@@ -318,7 +318,7 @@ struct JSONParser: ~Copyable {
     /// `\`, a control character, or the end of the input. Sets `nonASCII` when the run holds a
     /// byte of 0x80 or above. Reads eight bytes at a time.
     @inline(__always)
-    private func plainRunEnd(from start: Int, nonASCII: inout Bool) -> Int {
+    func plainRunEnd(from start: Int, nonASCII: inout Bool) -> Int {
         guard let base = bytes.baseAddress else { return start }
         let count = bytes.count
         let ones: UInt64 = 0x0101_0101_0101_0101

@@ -22,6 +22,10 @@ package final class SelectionPlan {
     /// table by it). Plans are kept per thread (``SelectionPlanCache``), so this is the last
     /// walk on this thread.
     package var recordsLastMade = 0
+    /// Whether the last walk of a response's bytes with this plan met something it leaves to
+    /// the walk over a parsed tree (the store's executor then parses first, and tries the bytes
+    /// again only after `bytesRetryAfter` more walks).
+    package var bytesWalkDeclined = 0
     /// Whether these selections are under a client-only field: all their fields are client-only.
     private let isUnderClientField: Bool
     /// Whether fragments under `@catch` are kept apart (``PlannedObject/caught``) instead of
@@ -127,10 +131,19 @@ package final class PlannedObject {
     /// The fragments under `@catch` that apply, read on their own (only in plans that
     /// separate them).
     package let caught: [CaughtFragment]
+    /// The response keys of the fields a server sends (all but `__id`), in order: the keys of a
+    /// response object that has every field, which the objects made from it share.
+    package let responseKeys: [String]
+    /// ``responseKeys`` and then those of the `__id` fields: the keys of such an object in the
+    /// store's shape.
+    package let responseKeysWithRecordIDs: [String]
 
     init(fields: [PlannedField], caught: [CaughtFragment] = []) {
         self.fields = fields
         self.caught = caught
+        let sent = fields.filter { if case .recordID = $0.kind { false } else { true } }.map(\.responseKey)
+        responseKeys = sent
+        responseKeysWithRecordIDs = sent + fields.filter { if case .recordID = $0.kind { true } else { false } }.map(\.responseKey)
         let keys = fields.filter(\.isStored).map(\.storageKey)
         storageKeys = Set(keys).count == keys.count ? keys : nil
         selectsRecordID = fields.contains { if case .recordID = $0.kind { true } else { false } }
@@ -200,6 +213,8 @@ package final class PlannedField {
     }
 
     package let responseKey: String
+    /// ``responseKey``'s UTF-8, to compare with a key read from a response's bytes.
+    package let responseKeyUTF8: [UInt8]
     /// The first field selected under the key (its name, type and arguments are the group's).
     package let field: Field
     /// The field's name, kept here so that the walks read it without touching `field`'s storage,
@@ -247,6 +262,7 @@ package final class PlannedField {
     ) {
         let field = fields[0]
         self.responseKey = responseKey
+        responseKeyUTF8 = Array(responseKey.utf8)
         self.field = field
         fieldName = field.name
         self.presence = presence

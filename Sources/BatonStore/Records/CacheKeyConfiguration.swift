@@ -166,17 +166,23 @@ public struct CacheKeyConfiguration: Sendable, Hashable {
 
     /// ``cacheKey(typename:object:)``, remembering in `memo` the last type's answer of `.only`.
     func cacheKey(typename: String?, object: JSONObject, memo: inout GlobalTypeMemo) -> DataID? {
+        cacheKey(typename: typename, memo: &memo) { object[$0] }
+    }
+
+    /// ``cacheKey(typename:object:)`` with the object's members given by `member` (`nil`: absent).
+    @inline(__always)
+    func cacheKey(typename: String?, memo: inout GlobalTypeMemo, member: (String) -> JSONValue?) -> DataID? {
         // Most schemas declare no key fields: no lookup (and no hash of the typename) then.
         if !keyFields.isEmpty, let typename, let fields = keyFields[typename], !fields.isEmpty {
             var values: [String] = []
             values.reserveCapacity(fields.count)
             for field in fields {
-                guard let value = object[field], let text = Self.keyText(value) else { return nil }
+                guard let value = member(field), let text = Self.keyText(value) else { return nil }
                 values.append(Self.escaped(text))
             }
             return DataID(typename + ":" + values.joined(separator: "+"))
         }
-        guard let field = defaultKeyField, let value = object[field], let text = Self.keyText(value) else { return nil }
+        guard let field = defaultKeyField, let value = member(field), let text = Self.keyText(value) else { return nil }
         switch globalIDs {
         case .all:
             return DataID(text)
@@ -191,6 +197,12 @@ public struct CacheKeyConfiguration: Sendable, Hashable {
             guard let typename else { return nil }
             return DataID(typename + ":" + text)
         }
+    }
+
+    /// Whether ``cacheKey(typename:object:)`` for an object of `typename` reads the member `key`.
+    func readsKey(_ key: String, typename: String?) -> Bool {
+        if !keyFields.isEmpty, let typename, let fields = keyFields[typename], !fields.isEmpty { return fields.contains(key) }
+        return key == defaultKeyField
     }
 
     /// A key-field value with `\` and `+` escaped (as Apollo iOS does), so that different

@@ -10,3 +10,16 @@ public struct PreparedPayload: Sendable {
     /// read gives the merged connection.)
     public var data: JSONObject { payload.shapedData }
 }
+
+/// A server's whole response body read by ``Store/prepare(responseBody:for:)``.
+package struct PreparedResponse: Sendable {
+    /// The body's `data`, checked and normalized; `nil` when it is null or absent.
+    package let payload: PreparedPayload?
+    /// The body's `errors` as they came; `nil` when absent.
+    package let errors: JSONValue?
+    /// The body's other members (`extensions`), in order.
+    package let otherMembers: JSONObject
+    /// Whether `data` was read in the executor's walk over the bytes (the regular case), not
+    /// parsed first and walked as a tree.
+    package let readFromBytes: Bool
+}

@@ -386,6 +386,18 @@ public final class Store: Sendable {
                 data: data, descriptor: descriptor, errors: errors, cacheKeys: cacheKeys(for: descriptor), checks: .response))
     }
 
+    /// Reads a server's whole JSON response body and prepares its `data` as
+    /// ``prepare(data:for:errors:)`` does, in one walk over the bytes where the response is
+    /// regular (see `ResponseBytesExecutor`). Throws a `JSONParseError` for a body that is not
+    /// JSON and a ``SelectionSetDecodingError`` for data that does not match the selections.
+    package func prepare(responseBody bytes: UnsafeRawBufferPointer, for descriptor: OperationDescriptor) throws -> PreparedResponse {
+        let descriptor = storageDescriptor(descriptor)
+        let body = try ResponseBytesExecutor.execute(body: bytes, descriptor: descriptor, cacheKeys: cacheKeys(for: descriptor))
+        return PreparedResponse(
+            payload: body.payload.map(PreparedPayload.init(payload:)), errors: body.errors, otherMembers: body.otherMembers,
+            readFromBytes: body.readFromBytes)
+    }
+
     /// Checks and normalizes the deferred parts one part of an incremental response added, each
     /// at its path only (never the whole body again); `data` is the response merged so far.
     /// `nil` when a path does not lead to an object of the selections: prepare the whole `data`

@@ -1,0 +1,332 @@
+import BatonAPI
+
+/// What the executor made of a whole response body read from its bytes.
+struct ExecutedResponseBody: Sendable {
+    /// The body's `data`, as it came (`nil` when absent or null).
+    let data: JSONObject?
+    /// The body's `errors`, as it came (`nil` when absent).
+    let errors: JSONValue?
+    /// The body's members other than `data` and `errors`, in order (`extensions`).
+    let otherMembers: JSONObject
+    /// `data` checked and normalized (`nil` when there is no data).
+    let payload: NormalizedPayload?
+    /// Whether `data` was read in the walk over the bytes (not parsed and walked as a tree).
+    let readFromBytes: Bool
+}
+
+/// The executor's walk straight over a response's bytes, for a server's whole JSON response
+/// (Apollo Kotlin's executor reads its `JsonReader` the same way): each object's members are
+/// read in the order of the selections and matched to them byte for byte, so no key is made a
+/// `String` and each object's keys are its plan's one shared array; the records and the data in
+/// the store's shape come out of the same reading.
+///
+/// It takes only the regular case, the one servers answer with: every field selected is there,
+/// in the selections' order (the spec's CollectFields order), `__typename` first where it is
+/// selected, key fields before any object field, no other members, no field errors at a path,
+/// every value of its selected type. At anything else it stops, and the body is parsed and
+/// executed by ``ResponseExecutor`` over the tree, which makes the same records and data (and
+/// the typed errors, with their paths): this walk is a faster reading of the same rules, never
+/// another interpretation of them.
+struct ResponseBytesExecutor: ~Copyable {
+    /// Why the walk stopped: the tree's executor takes the body.
+    struct Declined: Error {}
+
+    private var reader: JSONParser
+    private let cacheKeys: CacheKeyConfiguration
+    private let fillsRecordIDs: Bool
+    private var changes = RecordSource()
+    private var handles: [HandleInvocation] = []
+    private var globalTypeMemo = CacheKeyConfiguration.GlobalTypeMemo()
+    /// Per planned object and type name, the position of the last field the cache key reads
+    /// (`-1`: none), so that the record's ID is known before the first object field.
+    private var keyFieldEnds: [ObjectIdentifier: (typename: String, end: Int)] = [:]
+    /// The items of the lists being read, innermost last.
+    private var pendingStored: [RecordValue] = []
+    private var pendingValues: [JSONValue] = []
+    /// How many `__id`s the walk filled in so far.
+    private var filledRecordIDs = 0
+
+    /// How many walks over a tree follow one that declined, before the bytes are tried again.
+    static let retryAfter = 16
+
+    private init(
+        bytes: UnsafeRawBufferPointer, cacheKeys: CacheKeyConfiguration, fillsRecordIDs: Bool
+    ) {
+        reader = JSONParser(bytes: bytes)
+        self.cacheKeys = cacheKeys
+        self.fillsRecordIDs = fillsRecordIDs
+    }
+
+    /// Reads a whole response body (a JSON object with `data`, `errors`, `extensions`) and
+    /// executes its `data` for `descriptor`, checked as a server's response is. Throws a
+    /// ``JSONParseError`` for a body that is not JSON, and a ``SelectionSetDecodingError`` for
+    /// data that does not match the selections.
+    static func execute(
+        body bytes: UnsafeRawBufferPointer, descriptor: OperationDescriptor,
+        cacheKeys: CacheKeyConfiguration
+    ) throws -> ExecutedResponseBody {
+        let selections = descriptor.selections
+        let plan = SelectionPlanCache.plan(
+            selections, parentType: descriptor.rootType, variables: descriptor.variables)
+        var walk = ResponseBytesExecutor(
+            bytes: bytes, cacheKeys: cacheKeys, fillsRecordIDs: selections.selectsRecordID)
+        if plan.bytesWalkDeclined > 0 { plan.bytesWalkDeclined -= 1 }
+        let tryBytes = plan.bytesWalkDeclined == 0
+        var data: JSONValue?
+        var shaped: JSONObject?
+        var dataStart: (position: Int, depth: Int)?
+        var errors: JSONValue?
+        var others = JSONObject()
+        walk.reader.skipWhitespace()
+        if try walk.reader.openObject() {
+            repeat {
+                let key: String
+                if let bytes = try walk.reader.memberKey() {
+                    key = String(decoding: bytes, as: UTF8.self)
+                } else {
+                    key = try walk.reader.parseString()
+                    try walk.reader.readColon()
+                }
+                switch key {
+                case "data":
+                    // A repeated member's last value counts, as in the parser's objects.
+                    shaped = nil
+                    walk.changes = RecordSource()
+                    walk.handles = []
+                    dataStart = (walk.reader.position, walk.reader.nesting)
+                    // Field errors at a path need the tree's walk (it keeps them in the records).
+                    if tryBytes && walk.reader.nextByte == UInt8(ascii: "{") && !Self.hasErrorPaths(errors) {
+                        walk.changes.reserveCapacity(plan.recordsLastMade)
+                        do {
+                            shaped = try walk.object(
+                                plan: plan, parentType: descriptor.rootType, fixedID: descriptor.rootID,
+                                clientID: { "" }
+                            ).1
+                            plan.recordsLastMade = walk.changes.count
+                        } catch {
+                            plan.bytesWalkDeclined = Self.retryAfter
+                            walk.changes = RecordSource()
+                            walk.handles = []
+                            walk.reader.rewind(to: dataStart!.position, depth: dataStart!.depth)
+                        }
+                    }
+                    if let shaped {
+                        data = .object(shaped)
+                    } else {
+                        data = try walk.reader.parseValue()
+                    }
+                case "errors":
+                    errors = try walk.reader.parseValue()
+                default:
+                    others[key] = try walk.reader.parseValue()
+                }
+            } while try walk.reader.nextMember()
+        }
+        guard walk.reader.isAtEnd() else {
+            throw JSONParseError(offset: walk.reader.position, expected: "end of input", found: "more")
+        }
+        let fieldErrors = errors?.listValue?.map(GraphQLError.init(json:)) ?? []
+        if shaped != nil, Self.hasErrorPaths(errors), let dataStart {
+            // The errors came after the data: read it again as a tree, for the errors' places.
+            walk.reader.rewind(to: dataStart.position, depth: dataStart.depth)
+            data = try walk.reader.parseValue()
+            shaped = nil
+        }
+        guard case .object(let object)? = data else {
+            return ExecutedResponseBody(data: nil, errors: errors, otherMembers: others, payload: nil, readFromBytes: false)
+        }
+        if let shaped {
+            let payload = NormalizedPayload(
+                data: shaped, shapedData: shaped, descriptor: descriptor, cacheKeys: cacheKeys, records: walk.changes,
+                handles: walk.handles)
+            return ExecutedResponseBody(
+                data: shaped, errors: errors, otherMembers: others, payload: payload, readFromBytes: true)
+        }
+        let payload = try PayloadApplier.execute(
+            data: object, descriptor: descriptor, errors: fieldErrors, cacheKeys: cacheKeys, checks: .response)
+        return ExecutedResponseBody(data: object, errors: errors, otherMembers: others, payload: payload, readFromBytes: false)
+    }
+
+    private static func hasErrorPaths(_ errors: JSONValue?) -> Bool {
+        guard case .list(let items)? = errors else { return false }
+        return items.contains { $0["path"] != nil }
+    }
+
+    // MARK: The walk
+
+    /// Reads one object of the selections `plan` on `parentType` into its record; gives its ID
+    /// and the object in the store's shape. `fixedID` is the root's ID; other objects take
+    /// their cache key, or `clientID()`.
+    private mutating func object(
+        plan: SelectionPlan, parentType: String, fixedID: DataID?, clientID: () -> String
+    ) throws -> (DataID, JSONObject) {
+        guard try reader.openObject() else { throw Declined() }
+        var typename: String?
+        // Whether a member follows the last one read (the first one is not read yet).
+        var more = true
+        if try reader.memberKey(Self.typenameUTF8) {
+            guard reader.nextByte == UInt8(ascii: "\"") else { throw Declined() }
+            typename = try reader.parseString()
+            more = try reader.nextMember()
+        }
+        let planned = plan.object(for: typename ?? parentType)
+        guard let storageKeys = planned.storageKeys else { throw Declined() }
+        let fields = planned.fields
+        var values: [JSONValue] = []
+        values.reserveCapacity(fields.count)
+        var stored: [RecordValue] = []
+        stored.reserveCapacity(storageKeys.count)
+        var id = fixedID
+        var typenameTaken = false
+        for (index, entry) in fields.enumerated() {
+            if case .recordID = entry.kind { continue }
+            if case .typename = entry.kind {
+                // `__typename` was the first member, and is the first field selected.
+                guard let typename, !typenameTaken, values.isEmpty else { throw Declined() }
+                typenameTaken = true
+                values.append(.string(typename))
+                continue
+            }
+            guard more, try reader.memberKey(entry.responseKeyUTF8), !entry.isClientOnly else { throw Declined() }
+            switch entry.kind {
+            case .scalar:
+                let value = try reader.parseValue()
+                try entry.check.validate(value)
+                if case .object = value, FieldErrorMarker.errors(in: value) != nil { throw Declined() }
+                if !entry.directives.isEmpty {
+                    let parentID = try id ?? decideID(typename, planned, index, values, parentType, clientID)
+                    id = parentID
+                    for directive in entry.directives {
+                        handles.append(
+                            HandleInvocation(
+                                parentID: parentID, field: entry.field, storageKey: entry.storageKey, value: value,
+                                directive: directive))
+                    }
+                }
+                values.append(value)
+                stored.append(.scalar(value))
+            case .composite(let type, let childPlan):
+                let parentID = try id ?? decideID(typename, planned, index, values, parentType, clientID)
+                id = parentID
+                guard !cacheKeys.embeds(entry.fieldName, typename: typename, parentType: parentType) else {
+                    throw Declined()
+                }
+                let filledBefore = filledRecordIDs
+                let (record, value) = try linked(
+                    check: entry.check, type: type, plan: childPlan, parentID: parentID,
+                    storageKey: entry.storageKey)
+                if !entry.directives.isEmpty {
+                    // A handler takes the value as the server sent it.
+                    guard filledRecordIDs == filledBefore else { throw Declined() }
+                    for directive in entry.directives {
+                        handles.append(
+                            HandleInvocation(
+                                parentID: parentID, field: entry.field, storageKey: entry.storageKey, value: value,
+                                directive: directive))
+                    }
+                }
+                values.append(value)
+                stored.append(record)
+            case .typename, .recordID:
+                break
+            }
+            more = try reader.nextMember()
+        }
+        guard !more, typenameTaken || typename == nil else { throw Declined() }
+        let recordID = try id ?? decideID(typename, planned, fields.count, values, parentType, clientID)
+        var data: JSONObject
+        if fillsRecordIDs && planned.selectsRecordID {
+            for entry in fields {
+                if case .recordID = entry.kind { values.append(.string(recordID.rawValue)) }
+            }
+            filledRecordIDs += 1
+            data = JSONObject(uniqueKeys: planned.responseKeysWithRecordIDs, values: values)
+        } else {
+            data = JSONObject(uniqueKeys: planned.responseKeys, values: values)
+        }
+        changes.merge(
+            id: recordID, typename: typename ?? (recordID == .rootID ? nil : parentType),
+            fields: RecordFields(uniqueKeys: storageKeys, values: stored),
+            replacesTypename: typename != nil)
+        return (recordID, data)
+    }
+
+    private static let typenameUTF8 = Array("__typename".utf8)
+
+    /// The ID of the object being read, decided before its first object field (or a field with
+    /// a handler, or its end), at field `index`: its cache key from the members read so far, or
+    /// its client ID. Declines when a member the cache key reads is still to come.
+    private mutating func decideID(
+        _ typename: String?, _ planned: PlannedObject, _ index: Int, _ values: [JSONValue],
+        _ parentType: String,
+        _ clientID: () -> String
+    ) throws -> DataID {
+        let keyType = typename ?? parentType
+        let end: Int
+        if let known = keyFieldEnds[ObjectIdentifier(planned)], known.typename == keyType {
+            end = known.end
+        } else {
+            end = planned.fields.lastIndex { cacheKeys.readsKey($0.responseKey, typename: keyType) } ?? -1
+            keyFieldEnds[ObjectIdentifier(planned)] = (keyType, end)
+        }
+        guard end < index else { throw Declined() }
+        let keys = planned.responseKeys
+        let key = cacheKeys.cacheKey(typename: keyType, memo: &globalTypeMemo) { name in
+            for position in values.indices where keys[position] == name { return values[position] }
+            return nil
+        }
+        return key ?? DataID(clientID())
+    }
+
+    /// Reads the value of an object field at the level `check` describes: a link, a list of
+    /// links (and nulls), or null, and the value in the store's shape. Client IDs as
+    /// ``ResponseExecutor`` makes them.
+    private mutating func linked(
+        check: ValueCheck, type: String, plan: SelectionPlan, parentID: DataID, storageKey: String,
+        listID: String? = nil,
+        index: Int = 0
+    ) throws -> (RecordValue, JSONValue) {
+        func clientID() -> String {
+            guard let listID else {
+                return ClientID.make(parentID: parentID, storageKey: storageKey).rawValue
+            }
+            return ClientID.item(of: listID, at: index)
+        }
+        var check = check
+        switch reader.nextByte {
+        case UInt8(ascii: "n"):
+            guard check.kind != .nonNull, case .null = try reader.parseValue() else { throw Declined() }
+            return (.null, .null)
+        case UInt8(ascii: "["):
+            if check.kind == .nonNull { check = check.inner! }
+            guard check.kind == .list else { throw Declined() }
+            let inner = check.inner ?? check
+            let id = clientID()
+            guard try reader.openList() else { return (.list([]), .list([])) }
+            // The items gather on the walk's stacks, and each list is made once, at its size.
+            let base = pendingStored.count
+            var position = 0
+            repeat {
+                let (record, value) = try linked(
+                    check: inner, type: type, plan: plan, parentID: parentID, storageKey: storageKey, listID: id,
+                    index: position)
+                pendingStored.append(record)
+                pendingValues.append(value)
+                position += 1
+            } while try reader.nextElement()
+            let stored = Array(pendingStored[base...])
+            let values = Array(pendingValues[base...])
+            pendingStored.removeLast(position)
+            pendingValues.removeLast(position)
+            return (.list(stored), .list(values))
+        case UInt8(ascii: "{"):
+            if check.kind == .nonNull { check = check.inner! }
+            guard check.kind == .object else { throw Declined() }
+            let (id, object) = try self.object(
+                plan: plan, parentType: type, fixedID: nil, clientID: clientID)
+            return (.link(id), .object(object))
+        default:
+            throw Declined()
+        }
+    }
+}
