@@ -114,7 +114,8 @@ struct ResponseBytesExecutorTests {
 
     /// What a receive made of a body: the records a publish writes and the data, or the error.
     enum Outcome: Equatable {
-        case prepared(records: RecordSource, data: JSONObject?)
+        /// `rest`: the body's other members (`errors`, `extensions`).
+        case prepared(records: RecordSource, data: JSONObject?, rest: JSONObject)
         case failed(String)
     }
 
@@ -124,10 +125,14 @@ struct ResponseBytesExecutorTests {
         do {
             let prepared = try body.withUnsafeBytes { try store.prepare(responseBody: $0, for: descriptor) }
             readFromBytes = prepared.readFromBytes
-            guard let payload = prepared.payload else { return .prepared(records: store.snapshot(), data: nil) }
+            var rest = prepared.body
+            rest["data"] = nil
+            guard let payload = try prepared.payload?.get() else { return .prepared(records: store.snapshot(), data: nil, rest: rest) }
             let data = payload.data
+            // Read from the bytes, the body's data is the data in the store's shape.
+            if prepared.readFromBytes { #expect(prepared.body["data"] == .object(data)) }
             store.publish(payload, fetched: true)
-            return .prepared(records: store.snapshot(), data: data)
+            return .prepared(records: store.snapshot(), data: data, rest: rest)
         } catch {
             return .failed(Self.describe(error))
         }
@@ -142,12 +147,14 @@ struct ResponseBytesExecutorTests {
         let store = Store()
         do {
             let root = try JSONValue(parsing: body)
-            guard case .object(let data)? = root["data"] else { return .prepared(records: store.snapshot(), data: nil) }
+            var rest = root.objectValue ?? [:]
+            rest["data"] = nil
+            guard case .object(let data)? = root["data"] else { return .prepared(records: store.snapshot(), data: nil, rest: rest) }
             let errors = root["errors"]?.listValue?.map(GraphQLError.init(json:)) ?? []
             let prepared = try store.prepare(data: data, for: descriptor, errors: errors)
             let shaped = prepared.data
             store.publish(prepared, fetched: true)
-            return .prepared(records: store.snapshot(), data: shaped)
+            return .prepared(records: store.snapshot(), data: shaped, rest: rest)
         } catch {
             return .failed(Self.describe(error))
         }
@@ -231,7 +238,7 @@ struct ResponseBytesExecutorTests {
                 .utf8)
         let outcome = Self.throughBytes(body, Self.query(selections))
         #expect(outcome == Self.throughTree(body, Self.query(selections)))
-        guard case .prepared(let records, let data) = outcome else {
+        guard case .prepared(let records, let data, _) = outcome else {
             Issue.record("the body was not prepared: \(outcome)")
             return
         }

@@ -8,22 +8,24 @@ import Foundation
 enum GitHubFigures {
     static let query = IssuesAndCommentsForRepositoryQuery()
 
-    /// What the client's receive does with a response (issue 26): parse, then the executor's one
-    /// walk (check against the selections, records, data in the store's shape), the typed data
-    /// over it, and the commit into the store.
+    /// What the client's receive does with a response (issue 26): the store's executor reads the
+    /// body from its bytes (the parse and the executor's walk in one: checks against the
+    /// selections, records, data in the store's shape), then the typed data over it, and the
+    /// commit into the store.
     static func receive(_ bytes: Data, into store: Store) throws {
-        guard let data = try JSONValue(parsing: bytes)["data"]?.objectValue else { throw BenchError("no data") }
-        let prepared = try store.prepare(data: data, for: OperationDescriptor(operation: query))
-        _ = IssuesAndCommentsForRepositoryQuery.Data(_dataDict: DataDict(prepared.data))
-        store.publish(prepared, fetched: true)
-    }
-
-    /// ``receive(_:into:)`` with the body read and executed in one walk over its bytes.
-    static func receiveBytes(_ bytes: Data, into store: Store) throws {
-        let prepared = try bytes.withUnsafeBytes { try store.prepare(responseBody: $0, for: OperationDescriptor(operation: query)) }
-        guard let payload = prepared.payload, prepared.readFromBytes else { throw BenchError("no data read from the bytes") }
+        let payload = try prepare(bytes, for: OperationDescriptor(operation: query), in: store)
         _ = IssuesAndCommentsForRepositoryQuery.Data(_dataDict: DataDict(payload.data))
         store.publish(payload, fetched: true)
+    }
+
+    /// The body's data prepared as the client's transport prepares it (`Store.prepare(responseBody:for:)`),
+    /// read from the bytes, as the figures need it to be.
+    static func prepare(_ bytes: Data, for descriptor: OperationDescriptor, in store: Store) throws -> PreparedPayload {
+        let prepared = try bytes.withUnsafeBytes { try store.prepare(responseBody: $0, for: descriptor) }
+        guard case .success(let payload)? = prepared.payload, prepared.readFromBytes else {
+            throw BenchError("the body's data was not read from its bytes")
+        }
+        return payload
     }
 
     /// The client's receive of the same response for `IssuesConnectionForRepository`, which
@@ -34,9 +36,8 @@ enum GitHubFigures {
     @discardableResult
     static func receiveConnection(_ bytes: Data, into store: Store) throws -> Bool {
         typealias Query = IssuesConnectionForRepositoryQuery
-        guard let data = try JSONValue(parsing: bytes)["data"]?.objectValue else { throw BenchError("no data") }
         let descriptor = OperationDescriptor(operation: Query())
-        let prepared = try store.prepare(data: data, for: descriptor)
+        let prepared = try prepare(bytes, for: descriptor, in: store)
         var typed = Query.Data(_dataDict: DataDict(prepared.data))
         store.publish(prepared, fetched: true)
         guard Query.Data.__selections.readsBackFromStore(variables: descriptor.variables) else { return false }
@@ -66,23 +67,11 @@ enum GitHubFigures {
         // growth figures do the same).
         var stores = StoreSupply()
         figures.append(
-            try compare("receive (parse + executor + commit)", floorName: "parse alone", target: 1.3) {
+            try compare("receive (one walk over the bytes + commit)", floorName: "parse alone", target: 1.3) {
                 try receive(response, into: stores.next())
             } floor: {
                 _ = try JSONValue(parsing: response)
             })
-
-        // The store's walk over the response's bytes (`Store.prepare(responseBody:for:)`), which
-        // the client does not take yet: measured for its own sake, with no target, until it does.
-        let fromBytes = try compare("receive from the bytes (store only)", floorName: "parse alone", target: 1.3) {
-            try receiveBytes(response, into: stores.next())
-        } floor: {
-            _ = try JSONValue(parsing: response)
-        }
-        figures.append(
-            Figure(
-                name: fromBytes.name, baton: fromBytes.baton, floor: fromBytes.floor, floorName: fromBytes.floorName, target: nil,
-                cpuRatio: fromBytes.cpuRatio))
 
         // The same with `__id` and `@connection` (issue 26: ≤ 1.4× the parse, no read back).
         let connectionResponse = try withPageInfo(response)

@@ -9,10 +9,9 @@ import Foundation
 enum ProfileWorkload: String, CaseIterable {
     /// Baton's JSON parser on the response.
     case parse
-    /// Parse, typed data and normalize into a fresh store (what a response costs).
+    /// Read the body from its bytes (parse and executor in one walk), typed data and commit into
+    /// a fresh store (what a response costs).
     case receive
-    /// `receive` with the body read and executed in one walk over its bytes.
-    case receiveBytes
     /// Normalize the parsed response into a store over a fresh SQLite file.
     case persist
     /// The SQLite cache's write of the response's records alone (the persist figure's work),
@@ -76,8 +75,6 @@ enum ProfileWorkload: String, CaseIterable {
             for _ in 0..<repetitions { _ = try JSONValue(parsing: response) }
         case .receive:
             for _ in 0..<repetitions { try GitHubFigures.receive(response, into: Store()) }
-        case .receiveBytes:
-            for _ in 0..<repetitions { try GitHubFigures.receiveBytes(response, into: Store()) }
         case .persist:
             let folder = FileManager.default.temporaryDirectory.appendingPathComponent("baton-bench-\(UUID().uuidString)")
             try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)

@@ -79,6 +79,10 @@ extension BatonClient {
                                 patches: patches.map { ($0.path, $0.data) }, in: object, for: descriptor, errors: fieldErrors)
                         {
                             prepared = part
+                        } else if response.patches == nil, let read = response.prepared, let payload = try read.payload?.get() {
+                            // Read by the client's reader in the transport's one walk over the bytes.
+                            prepared = payload
+                            if read.readFromBytes { bodiesReadFromBytes.withLock { $0 += 1 } }
                         } else {
                             prepared = try store.prepare(data: object, for: descriptor, errors: fieldErrors)
                         }

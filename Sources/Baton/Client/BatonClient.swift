@@ -38,6 +38,9 @@ public final class BatonClient: Sendable {
     let sharedWatches = SharedQueryWatches()
     /// The last response to each query request, kept to recognize a refetch that repeats it.
     let keptResponses: KeptResponses
+    /// How many responses the receive took as the transport's reading of their bytes prepared
+    /// them (``ParsedResponseBody/reader``), without executing them again.
+    let bodiesReadFromBytes = Locked(0)
 
     /// A client over HTTP to `url`: each argument is the field of ``Configuration`` of the same
     /// name (see there), and `store` is in memory by default, made with `sensitiveData`. The
@@ -176,7 +179,7 @@ public final class BatonClient: Sendable {
     /// Performs a mutation and publishes its response to the store.
     public func perform<Mutation: GraphQLMutation>(mutation: Mutation) async throws -> GraphQLResult<Mutation.Data> {
         try await observing(mutation) {
-            try self.receive(try await self.networkTransport.send(operation: mutation), for: mutation)
+            try self.receive(try await self.expectingKeptBody(for: mutation) { try await self.networkTransport.send(operation: mutation) }, for: mutation)
         }
     }
 
@@ -390,24 +393,38 @@ public final class BatonClient: Sendable {
     }
 
     /// Runs `body` (which sends `operation`) with the body kept from the last response to the
-    /// same request as the one the transport expects (``ParsedResponseBody/expected``).
+    /// same request as the one the transport expects (``ParsedResponseBody/expected``), and the
+    /// store's reading of a whole body's bytes for `operation` as the transport's way to read
+    /// one (``ParsedResponseBody/reader``).
     func expectingKeptBody<Operation: GraphQLOperation, T>(
         for operation: Operation, _ body: () async throws -> T
     ) async rethrows -> T {
-        guard let key = keptResponses.key(for: operation), let kept = keptResponses.body(for: key) else { return try await body() }
-        return try await ParsedResponseBody.$expected.withValue(kept, operation: body)
+        let reader = BodyReader(store: store, descriptor: OperationDescriptor(operation: operation))
+        guard let key = keptResponses.key(for: operation), let kept = keptResponses.body(for: key) else {
+            return try await ParsedResponseBody.$reader.withValue(reader, operation: body)
+        }
+        return try await ParsedResponseBody.$expected.withValue(kept) {
+            try await ParsedResponseBody.$reader.withValue(reader, operation: body)
+        }
     }
 
     /// ``expectingKeptBody(for:_:)`` for a synchronous `body`: a stream whose producer task
     /// starts inside it (and so inherits the expectation).
     func startExpectingKeptBody<Operation: GraphQLOperation, T>(for operation: Operation, _ body: () throws -> T) rethrows -> T {
-        guard let key = keptResponses.key(for: operation), let kept = keptResponses.body(for: key) else { return try body() }
-        return try ParsedResponseBody.$expected.withValue(kept, operation: body)
+        let reader = BodyReader(store: store, descriptor: OperationDescriptor(operation: operation))
+        guard let key = keptResponses.key(for: operation), let kept = keptResponses.body(for: key) else {
+            return try ParsedResponseBody.$reader.withValue(reader, operation: body)
+        }
+        return try ParsedResponseBody.$expected.withValue(kept) { try ParsedResponseBody.$reader.withValue(reader, operation: body) }
     }
 
     /// How many responses the client recognized as repeats of the last response to their
     /// request, and so neither parsed nor executed again (for tests and the benchmarks).
     package var keptResponseHits: Int { keptResponses.hits }
+
+    /// How many responses' data the store's executor read straight from their bytes, in the
+    /// transport's one walk (for tests and the benchmarks).
+    package var responsesReadFromBytes: Int { bodiesReadFromBytes.withLock { $0 } }
 
     /// How many responses the client keeps for that, and their bodies' bytes.
     package var keptResponseUsage: (entries: Int, bytes: Int) { keptResponses.usage }

@@ -1,4 +1,5 @@
 import BatonAPI
+import BatonStore
 import Foundation
 import HTTPTypes
 
@@ -47,22 +48,29 @@ enum GraphQLHTTPResponseReader {
 
     /// The body parsed, with its bytes (see ``ParsedResponseBody``: a body whose bytes are
     /// exactly those the client expects is not parsed again).
-    private static func parseBody(_ data: Data, operationName: String) throws -> (JSONObject, ParsedResponseBody) {
+    private static func parseBody(_ data: Data, operationName: String) throws -> (JSONObject, ParsedBody) {
         let value: JSONValue
         let parsed: ParsedResponseBody?
+        let prepared: PreparedResponse?
         do {
-            (value, parsed) = try ParsedResponseBody.parse(data)
+            (value, parsed, prepared) = try ParsedResponseBody.parse(data)
         } catch {
             throw BatonError.malformedResponse(operationName: operationName, error)
         }
         guard let parsed else {
             throw BatonError.invalidResponse(operationName: operationName, reason: "the body is \(value.kindDescription), not an object")
         }
-        return (parsed.object, parsed)
+        return (parsed.object, ParsedBody(parsed: parsed, prepared: prepared))
+    }
+
+    /// A body as ``ParsedResponseBody/parse(_:)`` gave it.
+    private struct ParsedBody {
+        let parsed: ParsedResponseBody
+        let prepared: PreparedResponse?
     }
 
     private static func checked(
-        _ body: JSONObject, _ parsed: ParsedResponseBody, _ result: HTTPResult, operationName: String
+        _ body: JSONObject, _ parsed: ParsedBody, _ result: HTTPResult, operationName: String
     ) throws -> GraphQLResponse {
         guard body["data"] != nil || body["errors"] != nil else {
             throw BatonError.invalidResponse(operationName: operationName, reason: "the body has neither `data` nor `errors`")
@@ -73,7 +81,7 @@ enum GraphQLHTTPResponseReader {
         if body["data"] == nil || body["data"] == .null, !hasErrors {
             throw BatonError.invalidResponse(operationName: operationName, reason: "`data` is null and there are no `errors`")
         }
-        return GraphQLResponse(body: body, httpResponse: result.response, parsedFrom: parsed)
+        return GraphQLResponse(body: body, httpResponse: result.response, parsedFrom: parsed.parsed, prepared: parsed.prepared)
     }
 
     private static func statusError(_ result: HTTPResult, operationName: String, errors: [GraphQLError]) -> BatonError {

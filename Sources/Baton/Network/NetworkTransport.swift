@@ -1,4 +1,5 @@
 import BatonAPI
+import BatonStore
 import HTTPTypes
 
 /// A GraphQL response as the transport received it, before it is read into typed data: the
@@ -18,6 +19,9 @@ public struct GraphQLResponse: Sendable {
     /// The exact bytes `body` was parsed from, for a whole response read by the HTTP transport
     /// (`nil` otherwise): what lets the client recognize a response that repeats the last one.
     let parsedFrom: ParsedResponseBody?
+    /// The body as the client's ``ParsedResponseBody/reader`` read it, with its `data` already
+    /// prepared for the operation (`nil` when the transport parsed it alone).
+    let prepared: PreparedResponse?
     /// The bytes received for this response, as a streaming transport counts them (a WebSocket
     /// message, the body bytes read since a subscription's previous event); 0 when not counted.
     /// What bounds the bytes of subscription events waiting for their consumer.
@@ -28,12 +32,16 @@ public struct GraphQLResponse: Sendable {
         self.init(body: body, httpResponse: httpResponse, hasNext: hasNext, patches: patches, parsedFrom: nil)
     }
 
-    init(body: JSONObject, httpResponse: HTTPResponse?, hasNext: Bool = false, patches: [IncrementalPatch]? = nil, parsedFrom: ParsedResponseBody?) {
+    init(
+        body: JSONObject, httpResponse: HTTPResponse?, hasNext: Bool = false, patches: [IncrementalPatch]? = nil,
+        parsedFrom: ParsedResponseBody?, prepared: PreparedResponse? = nil
+    ) {
         self.body = body
         self.httpResponse = httpResponse
         self.hasNext = hasNext
         self.patches = patches
         self.parsedFrom = parsedFrom
+        self.prepared = prepared
     }
 }
 

@@ -1,4 +1,5 @@
 import BatonAPI
+import BatonStore
 import Foundation
 
 /// A whole response body as it came over the wire, exactly, with the JSON tree parsed from it.
@@ -23,14 +24,37 @@ final class ParsedResponseBody: Sendable {
     /// follow the parse (status, `data`/`errors`, error paths) still run.
     @TaskLocal static var expected: ParsedResponseBody?
 
+    /// How the client reads the whole response to the operation it is sending, while it sends
+    /// it: the store's executor reading `data` straight from the body's bytes, in the same walk
+    /// as the parse (see `Store.prepare(responseBody:for:)`). A transport that reads a whole body
+    /// takes the body it gives (its `data` in the store's shape) and hands the payload it
+    /// prepared to the client's receive with the response, which then does not execute it again.
+    @TaskLocal static var reader: BodyReader?
+
     /// `bytes` parsed, or the expected body when its bytes are exactly `bytes` (compared in full,
-    /// byte for byte).
-    static func parse(_ bytes: Data) throws(JSONParseError) -> (value: JSONValue, parsed: ParsedResponseBody?) {
+    /// byte for byte), or read by the client's ``reader`` (with its payload).
+    static func parse(_ bytes: Data) throws(JSONParseError) -> (value: JSONValue, parsed: ParsedResponseBody?, prepared: PreparedResponse?) {
         if let expected = Self.expected, expected.bytes.count == bytes.count, expected.bytes == bytes {
-            return (.object(expected.object), expected)
+            return (.object(expected.object), expected, nil)
+        }
+        if let reader = Self.reader, let read = reader.read(bytes) {
+            return (.object(read.body), ParsedResponseBody(bytes: bytes, object: read.body), read)
         }
         let value = try JSONValue(parsing: bytes)
-        guard case .object(let object) = value else { return (value, nil) }
-        return (value, ParsedResponseBody(bytes: bytes, object: object))
+        guard case .object(let object) = value else { return (value, nil, nil) }
+        return (value, ParsedResponseBody(bytes: bytes, object: object), nil)
+    }
+}
+
+/// The client's reading of a whole response body for one operation (``ParsedResponseBody/reader``).
+struct BodyReader: Sendable {
+    let store: Store
+    let descriptor: OperationDescriptor
+
+    /// The body read and its `data` prepared; `nil` for a body that is not a JSON object (the
+    /// parser then says what is wrong with it, as it would without a reader).
+    func read(_ bytes: Data) -> PreparedResponse? {
+        guard bytes.first(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }) == UInt8(ascii: "{") else { return nil }
+        return try? bytes.withUnsafeBytes { try store.prepare(responseBody: $0, for: descriptor) }
     }
 }

@@ -2,14 +2,12 @@ import BatonAPI
 
 /// What the executor made of a whole response body read from its bytes.
 struct ExecutedResponseBody: Sendable {
-    /// The body's `data`, as it came (`nil` when absent or null).
-    let data: JSONObject?
-    /// The body's `errors`, as it came (`nil` when absent).
-    let errors: JSONValue?
-    /// The body's members other than `data` and `errors`, in order (`extensions`).
-    let otherMembers: JSONObject
-    /// `data` checked and normalized (`nil` when there is no data).
-    let payload: NormalizedPayload?
+    /// The body's members, in order; `data` in the store's shape when it was read from the bytes
+    /// (record IDs under `__id`), else as it came.
+    let body: JSONObject
+    /// `data` checked and normalized, or how it does not match the selections; `nil` when the
+    /// body has no data object.
+    let payload: Result<NormalizedPayload, SelectionSetDecodingError>?
     /// Whether `data` was read in the walk over the bytes (not parsed and walked as a tree).
     let readFromBytes: Bool
 }
@@ -59,8 +57,7 @@ struct ResponseBytesExecutor: ~Copyable {
 
     /// Reads a whole response body (a JSON object with `data`, `errors`, `extensions`) and
     /// executes its `data` for `descriptor`, checked as a server's response is. Throws a
-    /// ``JSONParseError`` for a body that is not JSON, and a ``SelectionSetDecodingError`` for
-    /// data that does not match the selections.
+    /// ``JSONParseError`` for a body that is not a JSON object.
     static func execute(
         body bytes: UnsafeRawBufferPointer, descriptor: OperationDescriptor,
         cacheKeys: CacheKeyConfiguration
@@ -72,11 +69,11 @@ struct ResponseBytesExecutor: ~Copyable {
             bytes: bytes, cacheKeys: cacheKeys, fillsRecordIDs: selections.selectsRecordID)
         if plan.bytesWalkDeclined > 0 { plan.bytesWalkDeclined -= 1 }
         let tryBytes = plan.bytesWalkDeclined == 0
+        var members: [(String, JSONValue)] = []
         var data: JSONValue?
         var shaped: JSONObject?
         var dataStart: (position: Int, depth: Int)?
         var errors: JSONValue?
-        var others = JSONObject()
         walk.reader.skipWhitespace()
         if try walk.reader.openObject() {
             repeat {
@@ -99,8 +96,7 @@ struct ResponseBytesExecutor: ~Copyable {
                         walk.changes.reserveCapacity(plan.recordsLastMade)
                         do {
                             shaped = try walk.object(
-                                plan: plan, parentType: descriptor.rootType, fixedID: descriptor.rootID,
-                                clientID: { "" }
+                                plan: plan, parentType: descriptor.rootType, fixedID: descriptor.rootID, clientID: { "" }
                             ).1
                             plan.recordsLastMade = walk.changes.count
                         } catch {
@@ -115,36 +111,41 @@ struct ResponseBytesExecutor: ~Copyable {
                     } else {
                         data = try walk.reader.parseValue()
                     }
+                    members.append((key, data!))
                 case "errors":
                     errors = try walk.reader.parseValue()
+                    members.append((key, errors!))
                 default:
-                    others[key] = try walk.reader.parseValue()
+                    members.append((key, try walk.reader.parseValue()))
                 }
             } while try walk.reader.nextMember()
         }
         guard walk.reader.isAtEnd() else {
             throw JSONParseError(offset: walk.reader.position, expected: "end of input", found: "more")
         }
-        let fieldErrors = errors?.listValue?.map(GraphQLError.init(json:)) ?? []
         if shaped != nil, Self.hasErrorPaths(errors), let dataStart {
             // The errors came after the data: read it again as a tree, for the errors' places.
             walk.reader.rewind(to: dataStart.position, depth: dataStart.depth)
             data = try walk.reader.parseValue()
             shaped = nil
+            for index in members.indices where members[index].0 == "data" { members[index].1 = data! }
         }
+        let body = JSONObject(members)
         guard case .object(let object)? = data else {
-            return ExecutedResponseBody(data: nil, errors: errors, otherMembers: others, payload: nil, readFromBytes: false)
+            return ExecutedResponseBody(body: body, payload: nil, readFromBytes: false)
         }
         if let shaped {
             let payload = NormalizedPayload(
                 data: shaped, shapedData: shaped, descriptor: descriptor, cacheKeys: cacheKeys, records: walk.changes,
                 handles: walk.handles)
-            return ExecutedResponseBody(
-                data: shaped, errors: errors, otherMembers: others, payload: payload, readFromBytes: true)
+            return ExecutedResponseBody(body: body, payload: .success(payload), readFromBytes: true)
         }
-        let payload = try PayloadApplier.execute(
-            data: object, descriptor: descriptor, errors: fieldErrors, cacheKeys: cacheKeys, checks: .response)
-        return ExecutedResponseBody(data: object, errors: errors, otherMembers: others, payload: payload, readFromBytes: false)
+        let fieldErrors = errors?.listValue?.map(GraphQLError.init(json:)) ?? []
+        let payload = Result { () throws(SelectionSetDecodingError) in
+            try PayloadApplier.execute(
+                data: object, descriptor: descriptor, errors: fieldErrors, cacheKeys: cacheKeys, checks: .response)
+        }
+        return ExecutedResponseBody(body: body, payload: payload, readFromBytes: false)
     }
 
     private static func hasErrorPaths(_ errors: JSONValue?) -> Bool {

@@ -13,12 +13,12 @@ public struct PreparedPayload: Sendable {
 
 /// A server's whole response body read by ``Store/prepare(responseBody:for:)``.
 package struct PreparedResponse: Sendable {
-    /// The body's `data`, checked and normalized; `nil` when it is null or absent.
-    package let payload: PreparedPayload?
-    /// The body's `errors` as they came; `nil` when absent.
-    package let errors: JSONValue?
-    /// The body's other members (`extensions`), in order.
-    package let otherMembers: JSONObject
+    /// The body's members, in order. Its `data` is in the store's shape (record IDs under
+    /// `__id`, where the selections ask for them) when it was read from the bytes.
+    package let body: JSONObject
+    /// The body's `data`, checked and normalized, or how it does not match the selections;
+    /// `nil` when the body has no data object.
+    package let payload: Result<PreparedPayload, SelectionSetDecodingError>?
     /// Whether `data` was read in the executor's walk over the bytes (the regular case), not
     /// parsed first and walked as a tree.
     package let readFromBytes: Bool

@@ -388,14 +388,13 @@ public final class Store: Sendable {
 
     /// Reads a server's whole JSON response body and prepares its `data` as
     /// ``prepare(data:for:errors:)`` does, in one walk over the bytes where the response is
-    /// regular (see `ResponseBytesExecutor`). Throws a `JSONParseError` for a body that is not
-    /// JSON and a ``SelectionSetDecodingError`` for data that does not match the selections.
+    /// regular (see `ResponseBytesExecutor`). Throws a `JSONParseError` for a body that is not a
+    /// JSON object.
     package func prepare(responseBody bytes: UnsafeRawBufferPointer, for descriptor: OperationDescriptor) throws -> PreparedResponse {
         let descriptor = storageDescriptor(descriptor)
         let body = try ResponseBytesExecutor.execute(body: bytes, descriptor: descriptor, cacheKeys: cacheKeys(for: descriptor))
         return PreparedResponse(
-            payload: body.payload.map(PreparedPayload.init(payload:)), errors: body.errors, otherMembers: body.otherMembers,
-            readFromBytes: body.readFromBytes)
+            body: body.body, payload: body.payload.map { $0.map(PreparedPayload.init(payload:)) }, readFromBytes: body.readFromBytes)
     }
 
     /// Checks and normalizes the deferred parts one part of an incremental response added, each
