@@ -78,14 +78,11 @@ extension JSONParser {
 
     /// Reads a member's key and the `:` after it when the key is exactly `utf8` (written without
     /// escapes), and gives whether it was; reads nothing when it is not.
-    package mutating func memberKey(_ utf8: [UInt8]) throws(JSONParseError) -> Bool {
+    package mutating func memberKey(_ utf8: UnsafeRawBufferPointer) throws(JSONParseError) -> Bool {
         let start = position + 1
         let end = start + utf8.count
         guard end < bytes.count, bytes[position] == UInt8(ascii: "\""), bytes[end] == UInt8(ascii: "\"") else { return false }
-        let equal = utf8.withUnsafeBytes { expected in
-            expected.count == 0 || memcmp(bytes.baseAddress! + start, expected.baseAddress!, expected.count) == 0
-        }
-        guard equal else { return false }
+        guard utf8.count == 0 || memcmp(bytes.baseAddress! + start, utf8.baseAddress!, utf8.count) == 0 else { return false }
         position = end + 1
         try readColon()
         return true
@@ -129,16 +126,5 @@ extension JSONParser {
             return false
         }
         throw error(expected: "',' or ']'", at: position - 1)
-    }
-}
-
-extension UnsafeRawBufferPointer {
-    /// Whether these bytes are exactly `utf8`.
-    @inline(__always)
-    package func equals(_ utf8: [UInt8]) -> Bool {
-        guard count == utf8.count else { return false }
-        return utf8.withUnsafeBytes { expected in
-            count == 0 || memcmp(baseAddress!, expected.baseAddress!, count) == 0
-        }
     }
 }

@@ -213,8 +213,9 @@ package final class PlannedField {
     }
 
     package let responseKey: String
-    /// ``responseKey``'s UTF-8, to compare with a key read from a response's bytes.
-    package let responseKeyUTF8: [UInt8]
+    /// ``responseKey``'s UTF-8, to compare with a key read from a response's bytes: memory of
+    /// the field's own (freed with it), which the walk reads without a reference count.
+    package let responseKeyUTF8: UnsafeRawBufferPointer
     /// The first field selected under the key (its name, type and arguments are the group's).
     package let field: Field
     /// The field's name, kept here so that the walks read it without touching `field`'s storage,
@@ -262,7 +263,9 @@ package final class PlannedField {
     ) {
         let field = fields[0]
         self.responseKey = responseKey
-        responseKeyUTF8 = Array(responseKey.utf8)
+        let utf8 = UnsafeMutableRawBufferPointer.allocate(byteCount: max(responseKey.utf8.count, 1), alignment: 1)
+        utf8.copyBytes(from: responseKey.utf8)
+        responseKeyUTF8 = UnsafeRawBufferPointer(rebasing: utf8[..<responseKey.utf8.count])
         self.field = field
         fieldName = field.name
         self.presence = presence
@@ -291,6 +294,10 @@ package final class PlannedField {
         directives = fields.count == 1 ? field.directives : fields.flatMap(\.directives)
         errorHandling = fields.count == 1 ? field.errorHandling : FieldErrorHandling.merged(fields.compactMap(\.errorHandling))
         readKey = FieldKeys.readKey(of: field, variables: variables, storageKey: storageKey)
+    }
+
+    deinit {
+        UnsafeMutableRawPointer(mutating: responseKeyUTF8.baseAddress)?.deallocate()
     }
 }
 

@@ -252,7 +252,11 @@ struct ResponseBytesExecutor: ~Copyable {
         return (recordID, data)
     }
 
-    private static let typenameUTF8 = Array("__typename".utf8)
+    /// `__typename`'s UTF-8, in the program's constant memory.
+    private static var typenameUTF8: UnsafeRawBufferPointer {
+        let name: StaticString = "__typename"
+        return UnsafeRawBufferPointer(start: name.utf8Start, count: name.utf8CodeUnitCount)
+    }
 
     /// The ID of the object being read, decided before its first object field (or a field with
     /// a handler, or its end), at field `index`: its cache key from the members read so far, or
