@@ -163,4 +163,18 @@ struct JSONValueTests {
         for index in 0..<1_000 { ids.insert(DataID(long + String(index))) }
         #expect(ids.count == 1_000)
     }
+
+    @Test func aListItemsIDHashedOnFromItsListsIsTheIDMadeFromItsText() {
+        // Every length of list ID around the hash's eight-byte words, indices of each digit count.
+        for length in 0..<40 {
+            let list = String((0..<length).map { Character(Unicode.Scalar(UInt8(97 + $0 % 26))) }) + (length % 7 == 3 ? "é" : "")
+            let prefix = DataID.HashPrefix(list)
+            for index in [0, 1, 9, 10, 57, 99, 100, 1_234, 99_999, 1_000_000_007, Int.max, -1, -42, Int.min] {
+                let text = list + ":" + String(index)
+                let carried = DataID(item: index, of: prefix, text: text)
+                #expect(carried == DataID(text), "\(text)")
+                #expect(carried.hashValue == DataID(text).hashValue, "\(text)")
+            }
+        }
+    }
 }

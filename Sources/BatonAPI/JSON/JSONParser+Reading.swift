@@ -89,6 +89,7 @@ extension JSONParser {
     }
 
     /// Reads the `:` after a key, with the whitespace around it.
+    @inline(__always)
     package mutating func readColon() throws(JSONParseError) {
         skipWhitespace()
         guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else { throw error(expected: "':'") }

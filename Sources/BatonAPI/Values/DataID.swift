@@ -24,6 +24,78 @@ public struct DataID: Sendable, Hashable, Comparable, ExpressibleByStringLiteral
         bytesHash = Self.hash(of: rawValue)
     }
 
+    /// The ID `<prefix>:<index>` (a list item's client ID), its hash carried on from `prefix`'s
+    /// instead of worked out over the whole text again: the items of a list share the prefix.
+    package init(item index: Int, of prefix: HashPrefix, text: String) {
+        rawValue = text
+        var hash = prefix
+        hash.append(UInt8(ascii: ":"))
+        hash.append(decimal: index)
+        bytesHash = hash.finished
+    }
+
+    /// The hash of some text so far, to carry on with more (``init(item:of:text:)``).
+    package struct HashPrefix {
+        /// The words folded in so far.
+        private var state = DataID.seed
+        /// The bytes after the last whole word, the first one lowest.
+        private var tail: UInt64 = 0
+        private var tailCount: UInt64 = 0
+        private var length: UInt64 = 0
+
+        /// Nothing yet.
+        package init() {}
+
+        /// The hash of `text`'s bytes so far.
+        package init(_ text: String) {
+            var text = text
+            text.withUTF8 { bytes in
+                guard let base = UnsafeRawPointer(bytes.baseAddress) else { return }
+                var offset = 0
+                while offset + 8 <= bytes.count {
+                    state = DataID.fold(state ^ base.loadUnaligned(fromByteOffset: offset, as: UInt64.self), DataID.wordMultiplier)
+                    offset += 8
+                }
+                while offset < bytes.count {
+                    append(bytes[offset])
+                    offset += 1
+                }
+                length = UInt64(bytes.count)
+            }
+        }
+
+        @inline(__always)
+        mutating func append(_ byte: UInt8) {
+            tail |= UInt64(byte) << (8 * tailCount)
+            tailCount += 1
+            length += 1
+            if tailCount == 8 {
+                state = DataID.fold(state ^ tail, DataID.wordMultiplier)
+                tail = 0
+                tailCount = 0
+            }
+        }
+
+        /// `value` in decimal, as `String(value)` writes it.
+        mutating func append(decimal value: Int) {
+            if value < 0 { append(UInt8(ascii: "-")) }
+            let magnitude = value.magnitude
+            var power: UInt = 1
+            while magnitude / power >= 10 { power *= 10 }
+            while power > 0 {
+                append(UInt8(ascii: "0") + UInt8((magnitude / power) % 10))
+                power /= 10
+            }
+        }
+
+        /// The hash of the text, as ``DataID/init(_:)`` works it out.
+        var finished: UInt64 {
+            var state = state
+            if tailCount > 0 { state = DataID.fold(state ^ tail, DataID.tailMultiplier) }
+            return DataID.mix(state ^ (length &* DataID.lengthMultiplier))
+        }
+    }
+
     public init(stringLiteral value: String) {
         self.init(value)
     }
@@ -76,24 +148,29 @@ public struct DataID: Sendable, Hashable, Comparable, ExpressibleByStringLiteral
     /// A per-process seed, so that which IDs collide cannot be worked out in advance.
     private static let seed = UInt64.random(in: .min ... .max)
 
+    private static let wordMultiplier: UInt64 = 0xA076_1D64_78BD_642F
+    private static let tailMultiplier: UInt64 = 0xE703_7ED1_A0B4_28DB
+    private static let lengthMultiplier: UInt64 = 0x9E37_79B9_7F4A_7C15
+
     /// A 64-bit hash of the string's UTF-8 bytes, eight at a time (the multiply-and-fold of
-    /// wyhash's mixing step, finished by MurmurHash3's avalanche).
+    /// wyhash's mixing step, finished by MurmurHash3's avalanche). The length goes in last, so
+    /// that a hash can be carried on from a prefix's (``HashPrefix``).
     private static func hash(of string: String) -> UInt64 {
         var string = string
         return string.withUTF8 { bytes in
-            var hash = seed ^ (UInt64(bytes.count) &* 0x9E37_79B9_7F4A_7C15)
+            var hash = seed
             guard let base = UnsafeRawPointer(bytes.baseAddress) else { return mix(hash) }
             var offset = 0
             while offset + 8 <= bytes.count {
-                hash = fold(hash ^ base.loadUnaligned(fromByteOffset: offset, as: UInt64.self), 0xA076_1D64_78BD_642F)
+                hash = fold(hash ^ base.loadUnaligned(fromByteOffset: offset, as: UInt64.self), wordMultiplier)
                 offset += 8
             }
             if offset < bytes.count {
                 var tail: UInt64 = 0
                 for index in offset..<bytes.count { tail |= UInt64(bytes[index]) << (8 * UInt64(index - offset)) }
-                hash = fold(hash ^ tail, 0xE703_7ED1_A0B4_28DB)
+                hash = fold(hash ^ tail, tailMultiplier)
             }
-            return mix(hash)
+            return mix(hash ^ (UInt64(bytes.count) &* lengthMultiplier))
         }
     }
 

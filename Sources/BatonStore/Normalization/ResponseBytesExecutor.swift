@@ -96,7 +96,7 @@ struct ResponseBytesExecutor: ~Copyable {
                         walk.changes.reserveCapacity(plan.recordsLastMade)
                         do {
                             shaped = try walk.object(
-                                plan: plan, parentType: descriptor.rootType, fixedID: descriptor.rootID, clientID: { "" }
+                                plan: plan, parentType: descriptor.rootType, fixedID: descriptor.rootID, clientID: { descriptor.rootID }
                             ).1
                             plan.recordsLastMade = walk.changes.count
                         } catch {
@@ -159,7 +159,7 @@ struct ResponseBytesExecutor: ~Copyable {
     /// and the object in the store's shape. `fixedID` is the root's ID; other objects take
     /// their cache key, or `clientID()`.
     private mutating func object(
-        plan: SelectionPlan, parentType: String, fixedID: DataID?, clientID: () -> String
+        plan: SelectionPlan, parentType: String, fixedID: DataID?, clientID: () -> DataID
     ) throws -> (DataID, JSONObject) {
         guard try reader.openObject() else { throw Declined() }
         var typename: String?
@@ -264,7 +264,7 @@ struct ResponseBytesExecutor: ~Copyable {
     private mutating func decideID(
         _ typename: String?, _ planned: PlannedObject, _ index: Int, _ values: [JSONValue],
         _ parentType: String,
-        _ clientID: () -> String
+        _ clientID: () -> DataID
     ) throws -> DataID {
         let keyType = typename ?? parentType
         let end: Int
@@ -280,7 +280,7 @@ struct ResponseBytesExecutor: ~Copyable {
             for position in values.indices where keys[position] == name { return values[position] }
             return nil
         }
-        return key ?? DataID(clientID())
+        return key ?? clientID()
     }
 
     /// Reads the value of an object field at the level `check` describes: a link, a list of
@@ -288,14 +288,17 @@ struct ResponseBytesExecutor: ~Copyable {
     /// ``ResponseExecutor`` makes them.
     private mutating func linked(
         check: ValueCheck, type: String, plan: SelectionPlan, parentID: DataID, storageKey: String,
-        listID: String? = nil,
-        index: Int = 0
+        listID: String? = nil, listHash: DataID.HashPrefix = DataID.HashPrefix(), index: Int = 0
     ) throws -> (RecordValue, JSONValue) {
-        func clientID() -> String {
-            guard let listID else {
-                return ClientID.make(parentID: parentID, storageKey: storageKey).rawValue
-            }
+        /// The client ID's text of whatever is at this place.
+        func clientIDText() -> String {
+            guard let listID else { return ClientID.text(parentID: parentID, storageKey: storageKey) }
             return ClientID.item(of: listID, at: index)
+        }
+        func clientID() -> DataID {
+            guard let listID else { return ClientID.make(parentID: parentID, storageKey: storageKey) }
+            // The items of a list: the hash carried on from the list's.
+            return DataID(item: index, of: listHash, text: ClientID.item(of: listID, at: index))
         }
         var check = check
         switch reader.nextByte {
@@ -306,15 +309,16 @@ struct ResponseBytesExecutor: ~Copyable {
             if check.kind == .nonNull { check = check.inner! }
             guard check.kind == .list else { throw Declined() }
             let inner = check.inner ?? check
-            let id = clientID()
             guard try reader.openList() else { return (.list([]), .list([])) }
+            let id = clientIDText()
+            let hash = DataID.HashPrefix(id)
             // The items gather on the walk's stacks, and each list is made once, at its size.
             let base = pendingStored.count
             var position = 0
             repeat {
                 let (record, value) = try linked(
                     check: inner, type: type, plan: plan, parentID: parentID, storageKey: storageKey, listID: id,
-                    index: position)
+                    listHash: hash, index: position)
                 pendingStored.append(record)
                 pendingValues.append(value)
                 position += 1

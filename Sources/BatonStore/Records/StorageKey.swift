@@ -19,21 +19,25 @@ public enum StorageKey {
 public enum ClientID {
     /// `client:<parentID>:<storageKey>`, plus `:<index>` for an item of a list.
     public static func make(parentID: DataID, storageKey: String, index: Int? = nil) -> DataID {
+        DataID(text(parentID: parentID, storageKey: storageKey, index: index))
+    }
+
+    /// ``make(parentID:storageKey:index:)``'s text.
+    static func text(parentID: DataID, storageKey: String, index: Int? = nil) -> String {
         let parent = parentID.rawValue
         let prefixed = parent.hasPrefix("client:")
         var length = (prefixed ? 0 : 7) + parent.utf8.count + 1 + storageKey.utf8.count
         if let index { length += 1 + IDText.digitCount(index) }
-        return DataID(
-            IDText.build(length: length) { text in
-                if !prefixed { text.append("client:") }
-                text.append(parent)
+        return IDText.build(length: length) { text in
+            if !prefixed { text.append("client:") }
+            text.append(parent)
+            text.append(UInt8(ascii: ":"))
+            text.append(storageKey)
+            if let index {
                 text.append(UInt8(ascii: ":"))
-                text.append(storageKey)
-                if let index {
-                    text.append(UInt8(ascii: ":"))
-                    text.append(index)
-                }
-            })
+                text.append(index)
+            }
+        }
     }
 
     /// `<listID>:<index>`: the client ID of an item of the list whose client ID is `listID`.
