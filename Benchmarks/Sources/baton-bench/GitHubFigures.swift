@@ -53,7 +53,9 @@ enum GitHubFigures {
         guard case .object(var root) = try JSONValue(parsing: response), case .object(var data)? = root["data"],
             case .object(var repository)? = data["repository"], case .object(var issues)? = repository["issues"]
         else { throw BenchError("unexpected response shape") }
-        issues["pageInfo"] = ["__typename": "PageInfo", "startCursor": "Y3Vyc29yOjE=", "endCursor": "Y3Vyc29yOjEwMA==", "hasPreviousPage": true, "hasNextPage": false]
+        // What a server answers to the document sent (`pageInfo { __typename startCursor
+        // hasPreviousPage }` for `last:`), in its order.
+        issues["pageInfo"] = ["__typename": "PageInfo", "startCursor": "Y3Vyc29yOjE=", "hasPreviousPage": true]
         repository["issues"] = .object(issues)
         data["repository"] = .object(repository)
         root["data"] = .object(data)
