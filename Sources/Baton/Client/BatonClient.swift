@@ -179,7 +179,8 @@ public final class BatonClient: Sendable {
     /// Performs a mutation and publishes its response to the store.
     public func perform<Mutation: GraphQLMutation>(mutation: Mutation) async throws -> GraphQLResult<Mutation.Data> {
         try await observing(mutation) {
-            try self.receive(try await self.expectingKeptBody(for: mutation) { try await self.networkTransport.send(operation: mutation) }, for: mutation)
+            let response = try await self.expectingKeptBody(for: mutation) { try await self.networkTransport.send(operation: mutation) }
+            return try self.receive(response, for: mutation)
         }
     }
 

@@ -33,7 +33,9 @@ final class ParsedResponseBody: Sendable {
 
     /// `bytes` parsed, or the expected body when its bytes are exactly `bytes` (compared in full,
     /// byte for byte), or read by the client's ``reader`` (with its payload).
-    static func parse(_ bytes: Data) throws(JSONParseError) -> (value: JSONValue, parsed: ParsedResponseBody?, prepared: PreparedResponse?) {
+    static func parse(
+        _ bytes: Data
+    ) throws(JSONParseError) -> (value: JSONValue, parsed: ParsedResponseBody?, prepared: PreparedResponse?) {
         if let expected = Self.expected, expected.bytes.count == bytes.count, expected.bytes == bytes {
             return (.object(expected.object), expected, nil)
         }
