@@ -34,33 +34,12 @@ extension JSONParser {
     /// Reads `{` and the whitespace after it: `true` when a member follows, `false` for `{}`
     /// (read whole).
     package mutating func openObject() throws(JSONParseError) -> Bool {
-        guard position < bytes.count, bytes[position] == UInt8(ascii: "{") else { throw error(expected: "'{'") }
-        try enterNesting()
-        position += 1
-        skipWhitespace()
-        if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
-            position += 1
-            depth -= 1
-            return false
-        }
-        return true
+        try open(UInt8(ascii: "{"), closing: UInt8(ascii: "}"))
     }
 
     /// After a member's value: reads `,` (`true`: another member follows) or `}` (`false`).
     package mutating func nextMember() throws(JSONParseError) -> Bool {
-        skipWhitespace()
-        guard position < bytes.count else { throw error(expected: "',' or '}'") }
-        let byte = bytes[position]
-        position += 1
-        if byte == UInt8(ascii: ",") {
-            skipWhitespace()
-            return true
-        }
-        if byte == UInt8(ascii: "}") {
-            depth -= 1
-            return false
-        }
-        throw error(expected: "',' or '}'", at: position - 1)
+        try next(closing: UInt8(ascii: "}"))
     }
 
     /// Reads a member's key and the `:` after it, and gives the key's bytes; `nil`, reading
@@ -100,11 +79,25 @@ extension JSONParser {
     /// Reads `[` and the whitespace after it: `true` when an element follows, `false` for `[]`
     /// (read whole).
     package mutating func openList() throws(JSONParseError) -> Bool {
-        guard position < bytes.count, bytes[position] == UInt8(ascii: "[") else { throw error(expected: "'['") }
+        try open(UInt8(ascii: "["), closing: UInt8(ascii: "]"))
+    }
+
+    /// After an element: reads `,` (`true`: another element follows) or `]` (`false`).
+    package mutating func nextElement() throws(JSONParseError) -> Bool {
+        try next(closing: UInt8(ascii: "]"))
+    }
+
+    /// Reads `opening` (`{` or `[`) and the whitespace after it: `true` when a member or element
+    /// follows, `false` when `closing` does (read too).
+    @inline(__always)
+    mutating func open(_ opening: UInt8, closing: UInt8) throws(JSONParseError) -> Bool {
+        guard position < bytes.count, bytes[position] == opening else {
+            throw error(expected: "'\(Character(Unicode.Scalar(opening)))'")
+        }
         try enterNesting()
         position += 1
         skipWhitespace()
-        if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
+        if position < bytes.count, bytes[position] == closing {
             position += 1
             depth -= 1
             return false
@@ -112,20 +105,22 @@ extension JSONParser {
         return true
     }
 
-    /// After an element: reads `,` (`true`: another element follows) or `]` (`false`).
-    package mutating func nextElement() throws(JSONParseError) -> Bool {
+    /// After a member's or an element's value: reads `,` and the whitespace after it (`true`:
+    /// another follows) or `closing` (`false`: the object or list ends).
+    @inline(__always)
+    mutating func next(closing: UInt8) throws(JSONParseError) -> Bool {
         skipWhitespace()
-        guard position < bytes.count else { throw error(expected: "',' or ']'") }
+        guard position < bytes.count else { throw error(expected: "',' or '\(Character(Unicode.Scalar(closing)))'") }
         let byte = bytes[position]
         position += 1
         if byte == UInt8(ascii: ",") {
             skipWhitespace()
             return true
         }
-        if byte == UInt8(ascii: "]") {
+        if byte == closing {
             depth -= 1
             return false
         }
-        throw error(expected: "',' or ']'", at: position - 1)
+        throw error(expected: "',' or '\(Character(Unicode.Scalar(closing)))'", at: position - 1)
     }
 }

@@ -141,46 +141,23 @@ package struct JSONParser: ~Copyable {
     }
 
     private mutating func parseObject() throws(JSONParseError) -> JSONValue {
-        try enterNesting()
-        position += 1  // {
-        skipWhitespace()
-        if position < bytes.count, bytes[position] == UInt8(ascii: "}") {
-            position += 1
-            depth -= 1
-            return .object(JSONObject())
-        }
+        guard try open(UInt8(ascii: "{"), closing: UInt8(ascii: "}")) else { return .object(JSONObject()) }
         let base = pendingKeys.count
         let valueBase = pendingValues.count
         var hasDuplicate = false
-        while true {
+        repeat {
             guard position < bytes.count, bytes[position] == UInt8(ascii: "\"") else {
                 throw error(expected: "a string key")
             }
             let key = try parseString()
-            skipWhitespace()
-            guard position < bytes.count, bytes[position] == UInt8(ascii: ":") else {
-                throw error(expected: "':'")
-            }
-            position += 1
-            skipWhitespace()
+            try readColon()
             let value = try parseValue()
             if !hasDuplicate && pendingKeys.count - base < JSONObject.indexThreshold && pendingKeys[base...].contains(key) {
                 hasDuplicate = true
             }
             pendingKeys.append(key)
             pendingValues.append(value)
-            skipWhitespace()
-            guard position < bytes.count else { throw error(expected: "',' or '}'") }
-            let byte = bytes[position]
-            position += 1
-            if byte == UInt8(ascii: ",") {
-                skipWhitespace()
-                continue
-            }
-            if byte == UInt8(ascii: "}") { break }
-            throw error(expected: "',' or '}'", at: position - 1)
-        }
-        depth -= 1
+        } while try next(closing: UInt8(ascii: "}"))
         let count = pendingKeys.count - base
         defer {
             pendingKeys.removeLast(count)
@@ -205,30 +182,11 @@ package struct JSONParser: ~Copyable {
     }
 
     private mutating func parseList() throws(JSONParseError) -> JSONValue {
-        try enterNesting()
-        position += 1  // [
-        skipWhitespace()
-        if position < bytes.count, bytes[position] == UInt8(ascii: "]") {
-            position += 1
-            depth -= 1
-            return .list([])
-        }
+        guard try open(UInt8(ascii: "["), closing: UInt8(ascii: "]")) else { return .list([]) }
         let base = pendingValues.count
-        while true {
-            let element = try parseValue()
-            pendingValues.append(element)
-            skipWhitespace()
-            guard position < bytes.count else { throw error(expected: "',' or ']'") }
-            let byte = bytes[position]
-            position += 1
-            if byte == UInt8(ascii: ",") {
-                skipWhitespace()
-                continue
-            }
-            if byte == UInt8(ascii: "]") { break }
-            throw error(expected: "',' or ']'", at: position - 1)
-        }
-        depth -= 1
+        repeat {
+            pendingValues.append(try parseValue())
+        } while try next(closing: UInt8(ascii: "]"))
         defer { pendingValues.removeLast(pendingValues.count - base) }
         return .list(Array(pendingValues[base...]))
     }

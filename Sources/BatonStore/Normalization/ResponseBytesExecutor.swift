@@ -197,12 +197,7 @@ struct ResponseBytesExecutor: ~Copyable {
                 if !entry.directives.isEmpty {
                     let parentID = try id ?? decideID(typename, planned, index, values, parentType, clientID)
                     id = parentID
-                    for directive in entry.directives {
-                        handles.append(
-                            HandleInvocation(
-                                parentID: parentID, field: entry.field, storageKey: entry.storageKey, value: value,
-                                directive: directive))
-                    }
+                    addHandles(of: entry, on: parentID, value: value)
                 }
                 values.append(value)
                 stored.append(.scalar(value))
@@ -219,12 +214,7 @@ struct ResponseBytesExecutor: ~Copyable {
                 if !entry.directives.isEmpty {
                     // A handler takes the value as the server sent it.
                     guard filledRecordIDs == filledBefore else { throw Declined() }
-                    for directive in entry.directives {
-                        handles.append(
-                            HandleInvocation(
-                                parentID: parentID, field: entry.field, storageKey: entry.storageKey, value: value,
-                                directive: directive))
-                    }
+                    addHandles(of: entry, on: parentID, value: value)
                 }
                 values.append(value)
                 stored.append(record)
@@ -250,6 +240,16 @@ struct ResponseBytesExecutor: ~Copyable {
             fields: RecordFields(uniqueKeys: storageKeys, values: stored),
             replacesTypename: typename != nil)
         return (recordID, data)
+    }
+
+    /// The handle invocations of `entry`'s client directives (`@connection`, the mutation
+    /// directives), on the record `parentID` with the field's `value`.
+    private mutating func addHandles(of entry: PlannedField, on parentID: DataID, value: JSONValue) {
+        for directive in entry.directives {
+            handles.append(
+                HandleInvocation(
+                    parentID: parentID, field: entry.field, storageKey: entry.storageKey, value: value, directive: directive))
+        }
     }
 
     /// `__typename`'s UTF-8, in the program's constant memory.

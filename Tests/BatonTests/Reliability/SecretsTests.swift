@@ -114,13 +114,25 @@ struct SecretsTests {
     }
 
     /// Every byte of the SQLite files in `directory` (database, WAL, shared memory), as Latin-1 text.
+    /// The text of every file of the cache in `directory`. The store that wrote them may still
+    /// be closing its connection on its writer's thread, and SQLite removes the WAL file when it
+    /// has copied it into the database: a file listed and gone before it is read means the
+    /// files were changing, and they are read again, whole, once they hold still.
     static func cacheFileText(_ directory: URL) throws -> String {
-        var text = ""
-        for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
-            let data = try Data(contentsOf: directory.appendingPathComponent(name))
-            text += String(data.map { Character(Unicode.Scalar($0)) })
+        var attempts = 0
+        while true {
+            do {
+                var text = ""
+                for name in try FileManager.default.contentsOfDirectory(atPath: directory.path) {
+                    let data = try Data(contentsOf: directory.appendingPathComponent(name))
+                    text += String(data.map { Character(Unicode.Scalar($0)) })
+                }
+                return text
+            } catch let error as CocoaError where error.code == .fileReadNoSuchFile && attempts < 50 {
+                attempts += 1
+                Thread.sleep(forTimeInterval: 0.05)
+            }
         }
-        return text
     }
 
     @Test func sensitiveVariablesNeverReachTheSQLiteFile() async throws {
@@ -138,6 +150,7 @@ struct SecretsTests {
                 let client = BatonClient(url: server.url, store: store)
                 _ = try await client.perform(mutation: LoginMutation(email: Self.email))
                 _ = try await client.fetch(query: SearchQuery(text: .some(Self.searchText)), cachePolicy: .networkOnly)
+                store.waitUntilPersisted()
             }
             let plain = try Self.cacheFileText(plainDirectory)
             #expect(plain.contains(Self.email) && plain.contains("zz-secret"))
@@ -159,6 +172,7 @@ struct SecretsTests {
                 await #expect(throws: BatonError.self) {
                     try await client.fetch(query: SearchQuery(text: .some("another secret")), cachePolicy: .storeOnly)
                 }
+                store.waitUntilPersisted()
             }
             let redacted = try Self.cacheFileText(secretDirectory)
             #expect(redacted.contains("<redacted:"))
