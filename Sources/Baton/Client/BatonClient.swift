@@ -400,7 +400,7 @@ public final class BatonClient: Sendable {
     func expectingKeptBody<Operation: GraphQLOperation, T>(
         for operation: Operation, _ body: () async throws -> T
     ) async rethrows -> T {
-        let reader = BodyReader(store: store, descriptor: OperationDescriptor(operation: operation))
+        let reader = BodyReader(store: store, operation: operation)
         guard let key = keptResponses.key(for: operation), let kept = keptResponses.body(for: key) else {
             return try await ParsedResponseBody.$reader.withValue(reader, operation: body)
         }
@@ -412,7 +412,7 @@ public final class BatonClient: Sendable {
     /// ``expectingKeptBody(for:_:)`` for a synchronous `body`: a stream whose producer task
     /// starts inside it (and so inherits the expectation).
     func startExpectingKeptBody<Operation: GraphQLOperation, T>(for operation: Operation, _ body: () throws -> T) rethrows -> T {
-        let reader = BodyReader(store: store, descriptor: OperationDescriptor(operation: operation))
+        let reader = BodyReader(store: store, operation: operation)
         guard let key = keptResponses.key(for: operation), let kept = keptResponses.body(for: key) else {
             return try ParsedResponseBody.$reader.withValue(reader, operation: body)
         }

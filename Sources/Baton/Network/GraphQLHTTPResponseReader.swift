@@ -53,7 +53,7 @@ enum GraphQLHTTPResponseReader {
         let parsed: ParsedResponseBody?
         let prepared: PreparedResponse?
         do {
-            (value, parsed, prepared) = try ParsedResponseBody.parse(data)
+            (value, parsed, prepared) = try ParsedResponseBody.parse(data, operationName: operationName)
         } catch {
             throw BatonError.malformedResponse(operationName: operationName, error)
         }

@@ -32,14 +32,16 @@ final class ParsedResponseBody: Sendable {
     @TaskLocal static var reader: BodyReader?
 
     /// `bytes` parsed, or the expected body when its bytes are exactly `bytes` (compared in full,
-    /// byte for byte), or read by the client's ``reader`` (with its payload).
+    /// byte for byte), or, for the response to `operationName`, read by the client's ``reader``
+    /// for that operation (with its payload). A request sent by an interceptor while the client
+    /// sends its operation (another operation: a token's refresh) is parsed alone.
     static func parse(
-        _ bytes: Data
+        _ bytes: Data, operationName: String
     ) throws(JSONParseError) -> (value: JSONValue, parsed: ParsedResponseBody?, prepared: PreparedResponse?) {
         if let expected = Self.expected, expected.bytes.count == bytes.count, expected.bytes == bytes {
             return (.object(expected.object), expected, nil)
         }
-        if let reader = Self.reader, let read = reader.read(bytes) {
+        if let reader = Self.reader, reader.operationName == operationName, let read = reader.read(bytes) {
             return (.object(read.body), ParsedResponseBody(bytes: bytes, object: read.body), read)
         }
         let value = try JSONValue(parsing: bytes)
@@ -51,12 +53,23 @@ final class ParsedResponseBody: Sendable {
 /// The client's reading of a whole response body for one operation (``ParsedResponseBody/reader``).
 struct BodyReader: Sendable {
     let store: Store
-    let descriptor: OperationDescriptor
+    /// The name of the operation whose response this reads.
+    let operationName: String
+    /// The operation's descriptor, made when a body is read (most sends read one).
+    let descriptor: @Sendable () -> OperationDescriptor
+
+    /// A reader of `operation`'s response into `store`.
+    init<Operation: GraphQLOperation>(store: Store, operation: Operation) {
+        self.store = store
+        operationName = Operation.operationName
+        descriptor = { OperationDescriptor(operation: operation) }
+    }
 
     /// The body read and its `data` prepared; `nil` for a body that is not a JSON object (the
     /// parser then says what is wrong with it, as it would without a reader).
     func read(_ bytes: Data) -> PreparedResponse? {
         guard bytes.first(where: { ![0x20, 0x0A, 0x0D, 0x09].contains($0) }) == UInt8(ascii: "{") else { return nil }
+        let descriptor = descriptor()
         return try? bytes.withUnsafeBytes { try store.prepare(responseBody: $0, for: descriptor) }
     }
 }
