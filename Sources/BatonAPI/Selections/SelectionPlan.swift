@@ -86,7 +86,9 @@ package final class SelectionPlan {
         for selection in selections {
             switch selection {
             case .field(let field):
-                guard let presence = presence.under(field.conditions.evaluate(with: variables), isDeferred: false) else { continue }
+                guard let presence = presence.under(field.conditions.evaluate(with: variables), isDeferred: false) else {
+                    continue
+                }
                 let key = field.responseKey
                 if let position = positions[key] {
                     groups[position].fields.append(field)
@@ -101,19 +103,24 @@ package final class SelectionPlan {
                 else { continue }
                 if let condition = fragment.typeCondition, !condition.applies(to: typename, inFieldOf: parentType) { continue }
                 if separatesCaughtFragments, let target = fragment.catchTarget {
-                    caught.append(CaughtFragment(key: fragment.catchKey, target: target, selections: fragment.selections, owner: self))
+                    caught.append(
+                        CaughtFragment(key: fragment.catchKey, target: target, selections: fragment.selections, owner: self))
                     continue
                 }
-                collect(fragment.selections, typename: typename, presence: inner, into: &groups, positions: &positions, caught: &caught)
+                collect(
+                    fragment.selections, typename: typename, presence: inner, into: &groups, positions: &positions,
+                    caught: &caught)
             case .fragmentSpread(let spread):
                 guard let inner = presence.under(spread.conditions.evaluate(with: variables), isDeferred: spread.isDeferred),
                     spread.typeCondition.applies(to: typename, inFieldOf: parentType)
                 else { continue }
                 if separatesCaughtFragments, let target = spread.catchTarget {
-                    caught.append(CaughtFragment(key: spread.catchKey, target: target, selections: spread.selections, owner: self))
+                    caught.append(
+                        CaughtFragment(key: spread.catchKey, target: target, selections: spread.selections, owner: self))
                     continue
                 }
-                collect(spread.selections, typename: typename, presence: inner, into: &groups, positions: &positions, caught: &caught)
+                collect(
+                    spread.selections, typename: typename, presence: inner, into: &groups, positions: &positions, caught: &caught)
             }
         }
     }
@@ -137,16 +144,101 @@ package final class PlannedObject {
     /// ``responseKeys`` and then those of the `__id` fields: the keys of such an object in the
     /// store's shape.
     package let responseKeysWithRecordIDs: [String]
+    /// ``fields`` as the walk over a response's bytes reads them: memory of the object's own
+    /// (freed with it), whose steps hold no reference counts.
+    package let readSteps: UnsafeBufferPointer<ReadStep>
 
     init(fields: [PlannedField], caught: [CaughtFragment] = []) {
         self.fields = fields
         self.caught = caught
+        let steps = UnsafeMutableBufferPointer<ReadStep>.allocate(capacity: fields.count)
+        _ = steps.initialize(from: fields.map(ReadStep.init))
+        readSteps = UnsafeBufferPointer(steps)
         let sent = fields.filter { if case .recordID = $0.kind { false } else { true } }.map(\.responseKey)
         responseKeys = sent
-        responseKeysWithRecordIDs = sent + fields.filter { if case .recordID = $0.kind { true } else { false } }.map(\.responseKey)
+        responseKeysWithRecordIDs =
+            sent + fields.filter { if case .recordID = $0.kind { true } else { false } }.map(\.responseKey)
         let keys = fields.filter(\.isStored).map(\.storageKey)
         storageKeys = Set(keys).count == keys.count ? keys : nil
         selectsRecordID = fields.contains { if case .recordID = $0.kind { true } else { false } }
+    }
+
+    deinit {
+        UnsafeMutableBufferPointer(mutating: readSteps).deallocate()
+    }
+}
+
+/// One field of a ``PlannedObject`` as the walk over a response's bytes reads it: plain values,
+/// and references to the plan's own objects that the planned object keeps alive, held without a
+/// reference count, so that reading a step and following it retains nothing (callgrind of the
+/// GitHub receive: the walk retained and released each field, its check and its sub-plan).
+package struct ReadStep {
+    package enum Kind: UInt8 {
+        case typename, recordID, scalar, composite
+    }
+
+    /// What a scalar field's value must be, when the walk can tell it in place; `.other` (a
+    /// list, a custom scalar) asks the field's ``ValueCheck``.
+    package enum ScalarKind: UInt8 {
+        case string, int, float, boolean, id, enumeration, other
+    }
+
+    package let kind: Kind
+    /// The response key's UTF-8 (``PlannedField/responseKeyUTF8``).
+    package let key: UnsafeRawBufferPointer
+    package let isClientOnly: Bool
+    /// Whether the field has client directives (a handler takes its value).
+    package let hasDirectives: Bool
+    package let scalarKind: ScalarKind
+    /// Whether the value may be null (the outermost level of its type).
+    package let isNullable: Bool
+    package let field: Unmanaged<PlannedField>
+    package let check: Unmanaged<ValueCheck>
+    /// The sub-selections' plan of an object field.
+    package let selections: Unmanaged<SelectionPlan>?
+
+    init(_ field: PlannedField) {
+        switch field.kind {
+        case .typename: kind = .typename
+        case .recordID: kind = .recordID
+        case .scalar: kind = .scalar
+        case .composite: kind = .composite
+        }
+        key = field.responseKeyUTF8
+        isClientOnly = field.isClientOnly
+        hasDirectives = !field.directives.isEmpty
+        self.field = Unmanaged.passUnretained(field)
+        check = Unmanaged.passUnretained(field.check)
+        if case .composite(_, let plan) = field.kind {
+            selections = Unmanaged.passUnretained(plan)
+        } else {
+            selections = nil
+        }
+        isNullable = field.check.kind != .nonNull
+        let level = field.check.kind == .nonNull ? field.check.inner!.kind : field.check.kind
+        switch level {
+        case .string: scalarKind = .string
+        case .int: scalarKind = .int
+        case .float: scalarKind = .float
+        case .boolean: scalarKind = .boolean
+        case .id: scalarKind = .id
+        case .enumeration: scalarKind = .enumeration
+        case .nonNull, .list, .object, .custom: scalarKind = .other
+        }
+    }
+
+    /// Whether `value` is what a scalar field of this step takes, told in place; `nil` when
+    /// only the field's ``ValueCheck`` can tell.
+    @inline(__always)
+    package func scalarMatches(_ value: JSONValue) -> Bool? {
+        switch (scalarKind, value) {
+        case (.other, _): return nil
+        case (_, .null): return isNullable
+        case (.string, .string), (.int, .int), (.float, .double), (.float, .int), (.boolean, .bool), (.id, .string),
+            (.id, .int), (.enumeration, .string):
+            return true
+        default: return false
+        }
     }
 }
 

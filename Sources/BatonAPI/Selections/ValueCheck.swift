@@ -13,6 +13,9 @@ package final class ValueCheck {
     package let type: FieldType
     /// The level below, for a non-null or a list.
     package let inner: ValueCheck?
+    /// ``inner``, held without a reference count (``inner`` keeps it): the walk over a
+    /// response's bytes follows it without retaining it.
+    package let innerUnretained: Unmanaged<ValueCheck>?
     private let scalar: (any SelectionSetValue.Type)?
 
     package init(type: FieldType, scalar: (any SelectionSetValue.Type)?) {
@@ -43,6 +46,7 @@ package final class ValueCheck {
             kind = .object
         }
         self.inner = inner
+        innerUnretained = inner.map { Unmanaged.passUnretained($0) }
         self.scalar = custom
     }
 
@@ -55,7 +59,9 @@ package final class ValueCheck {
         }
         switch kind {
         case .nonNull:
-            if FieldErrorMarker.isMarker(value) { throw ValidationMismatch(expected: type.graphQLDescription, found: "a field error") }
+            if FieldErrorMarker.isMarker(value) {
+                throw ValidationMismatch(expected: type.graphQLDescription, found: "a field error")
+            }
             try inner!.validate(value)
             return
         case .list:

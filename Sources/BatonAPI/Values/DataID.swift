@@ -48,12 +48,12 @@ public struct DataID: Sendable, Hashable, Comparable, ExpressibleByStringLiteral
 
         /// The hash of `text`'s bytes so far.
         package init(_ text: String) {
-            var text = text
-            text.withUTF8 { bytes in
+            DataID.withUTF8(of: text) { bytes in
                 guard let base = UnsafeRawPointer(bytes.baseAddress) else { return }
                 var offset = 0
                 while offset + 8 <= bytes.count {
-                    state = DataID.fold(state ^ base.loadUnaligned(fromByteOffset: offset, as: UInt64.self), DataID.wordMultiplier)
+                    state = DataID.fold(
+                        state ^ base.loadUnaligned(fromByteOffset: offset, as: UInt64.self), DataID.wordMultiplier)
                     offset += 8
                 }
                 while offset < bytes.count {
@@ -156,8 +156,7 @@ public struct DataID: Sendable, Hashable, Comparable, ExpressibleByStringLiteral
     /// wyhash's mixing step, finished by MurmurHash3's avalanche). The length goes in last, so
     /// that a hash can be carried on from a prefix's (``HashPrefix``).
     private static func hash(of string: String) -> UInt64 {
-        var string = string
-        return string.withUTF8 { bytes in
+        withUTF8(of: string) { bytes in
             var hash = seed
             guard let base = UnsafeRawPointer(bytes.baseAddress) else { return mix(hash) }
             var offset = 0
@@ -172,6 +171,15 @@ public struct DataID: Sendable, Hashable, Comparable, ExpressibleByStringLiteral
             }
             return mix(hash ^ (UInt64(bytes.count) &* lengthMultiplier))
         }
+    }
+
+    /// Calls `body` with a string's UTF-8, in place for a native or small string (without the
+    /// copy, and its retain, that `withUTF8` on a `var` makes).
+    @inline(__always)
+    package static func withUTF8<Result>(of string: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+        if let result = string.utf8.withContiguousStorageIfAvailable(body) { return result }
+        var copy = string
+        return copy.withUTF8(body)
     }
 
     /// The high and low halves of the 128-bit product, folded together.

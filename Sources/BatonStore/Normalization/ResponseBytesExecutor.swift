@@ -37,7 +37,10 @@ struct ResponseBytesExecutor: ~Copyable {
     private var globalTypeMemo = CacheKeyConfiguration.GlobalTypeMemo()
     /// Per planned object and type name, the position of the last field the cache key reads
     /// (`-1`: none), so that the record's ID is known before the first object field.
-    private var keyFieldEnds: [ObjectIdentifier: (typename: String, end: Int)] = [:]
+    private var keyFieldEnds: [ObjectIdentifier: Int] = [:]
+    /// Whether the cache keeps any field embedded in its record (the walk then leaves such
+    /// objects to the tree's).
+    private let hasEmbeddedFields: Bool
     /// The items of the lists being read, innermost last.
     private var pendingStored: [RecordValue] = []
     private var pendingValues: [JSONValue] = []
@@ -53,6 +56,7 @@ struct ResponseBytesExecutor: ~Copyable {
         reader = JSONParser(bytes: bytes)
         self.cacheKeys = cacheKeys
         self.fillsRecordIDs = fillsRecordIDs
+        hasEmbeddedFields = cacheKeys.hasEmbeddedFields
     }
 
     /// Reads a whole response body (a JSON object with `data`, `errors`, `extensions`) and
@@ -95,9 +99,12 @@ struct ResponseBytesExecutor: ~Copyable {
                     if tryBytes && walk.reader.nextByte == UInt8(ascii: "{") && !Self.hasErrorPaths(errors) {
                         walk.changes.reserveCapacity(plan.recordsLastMade)
                         do {
-                            shaped = try walk.object(
-                                plan: plan, parentType: descriptor.rootType, fixedID: descriptor.rootID, clientID: { descriptor.rootID }
-                            ).1
+                            shaped = try withExtendedLifetime(plan) {
+                                try walk.object(
+                                    plan: Unmanaged.passUnretained(plan), fixedID: descriptor.rootID,
+                                    place: Place(parentID: descriptor.rootID, field: nil)
+                                ).1
+                            }
                             plan.recordsLastMade = walk.changes.count
                         } catch {
                             plan.bytesWalkDeclined = Self.retryAfter
@@ -155,11 +162,14 @@ struct ResponseBytesExecutor: ~Copyable {
 
     // MARK: The walk
 
-    /// Reads one object of the selections `plan` on `parentType` into its record; gives its ID
-    /// and the object in the store's shape. `fixedID` is the root's ID; other objects take
-    /// their cache key, or `clientID()`.
+    /// Reads one object of the selections `plan` into its record; gives its ID and the object in
+    /// the store's shape. `fixedID` is the root's ID; other objects take their cache key, or
+    /// their client ID (``Place``).
+    ///
+    /// The plan's objects are followed through ``ReadStep``s, without reference counts: the
+    /// walk holds the root plan, which holds every sub-plan, field and check it reaches.
     private mutating func object(
-        plan: SelectionPlan, parentType: String, fixedID: DataID?, clientID: () -> DataID
+        plan: Unmanaged<SelectionPlan>, fixedID: DataID?, place: borrowing Place
     ) throws -> (DataID, JSONObject) {
         guard try reader.openObject() else { throw Declined() }
         var typename: String?
@@ -170,81 +180,123 @@ struct ResponseBytesExecutor: ~Copyable {
             typename = try reader.parseString()
             more = try reader.nextMember()
         }
-        let planned = plan.object(for: typename ?? parentType)
+        let planned = plan._withUnsafeGuaranteedRef { $0.object(for: typename ?? $0.parentType!) }
         guard let storageKeys = planned.storageKeys else { throw Declined() }
-        let fields = planned.fields
+        let steps = planned.readSteps
         var values: [JSONValue] = []
-        values.reserveCapacity(fields.count)
+        values.reserveCapacity(steps.count)
         var stored: [RecordValue] = []
         stored.reserveCapacity(storageKeys.count)
         var id = fixedID
         var typenameTaken = false
-        for (index, entry) in fields.enumerated() {
-            if case .recordID = entry.kind { continue }
-            if case .typename = entry.kind {
+        for index in steps.indices {
+            let step = steps[index]
+            switch step.kind {
+            case .recordID:
+                continue
+            case .typename:
                 // `__typename` was the first member, and is the first field selected.
                 guard let typename, !typenameTaken, values.isEmpty else { throw Declined() }
                 typenameTaken = true
                 values.append(.string(typename))
                 continue
-            }
-            guard more, try reader.memberKey(entry.responseKeyUTF8), !entry.isClientOnly else { throw Declined() }
-            switch entry.kind {
             case .scalar:
+                guard more, try reader.memberKey(step.key), !step.isClientOnly else { throw Declined() }
                 let value = try reader.parseValue()
-                try entry.check.validate(value)
-                if case .object = value, FieldErrorMarker.errors(in: value) != nil { throw Declined() }
-                if !entry.directives.isEmpty {
-                    let parentID = try id ?? decideID(typename, planned, index, values, parentType, clientID)
-                    id = parentID
-                    addHandles(of: entry, on: parentID, value: value)
+                if let matches = step.scalarMatches(value) {
+                    guard matches else { throw Declined() }
+                } else {
+                    try step.check._withUnsafeGuaranteedRef { try $0.validate(value) }
+                    if case .object = value, FieldErrorMarker.errors(in: value) != nil { throw Declined() }
+                }
+                if step.hasDirectives {
+                    if id == nil { id = try decideID(typename, planned, index, values, plan, place) }
+                    addHandles(of: step.field, on: id!, value: value)
                 }
                 values.append(value)
                 stored.append(.scalar(value))
-            case .composite(let type, let childPlan):
-                let parentID = try id ?? decideID(typename, planned, index, values, parentType, clientID)
-                id = parentID
-                guard !cacheKeys.embeds(entry.fieldName, typename: typename, parentType: parentType) else {
-                    throw Declined()
+            case .composite:
+                guard more, try reader.memberKey(step.key), !step.isClientOnly else { throw Declined() }
+                if id == nil { id = try decideID(typename, planned, index, values, plan, place) }
+                if hasEmbeddedFields {
+                    let parentType = plan._withUnsafeGuaranteedRef { $0.parentType! }
+                    let embeds = step.field._withUnsafeGuaranteedRef {
+                        cacheKeys.embeds($0.fieldName, typename: typename, parentType: parentType)
+                    }
+                    guard !embeds else { throw Declined() }
                 }
                 let filledBefore = filledRecordIDs
                 let (record, value) = try linked(
-                    check: entry.check, type: type, plan: childPlan, parentID: parentID,
-                    storageKey: entry.storageKey)
-                if !entry.directives.isEmpty {
+                    check: step.check, plan: step.selections!, place: Place(parentID: id!, field: step.field))
+                if step.hasDirectives {
                     // A handler takes the value as the server sent it.
                     guard filledRecordIDs == filledBefore else { throw Declined() }
-                    addHandles(of: entry, on: parentID, value: value)
+                    addHandles(of: step.field, on: id!, value: value)
                 }
                 values.append(value)
                 stored.append(record)
-            case .typename, .recordID:
-                break
             }
             more = try reader.nextMember()
         }
         guard !more, typenameTaken || typename == nil else { throw Declined() }
-        let recordID = try id ?? decideID(typename, planned, fields.count, values, parentType, clientID)
-        var data: JSONObject
+        if id == nil { id = try decideID(typename, planned, steps.count, values, plan, place) }
+        // The arrays and strings move into the record and the data (`consume`): copied, each
+        // would be retained and released once more per object.
+        let recordID = (consume id).unsafelyUnwrapped
+        let data: JSONObject
         if fillsRecordIDs && planned.selectsRecordID {
-            for entry in fields {
-                if case .recordID = entry.kind { values.append(.string(recordID.rawValue)) }
-            }
+            for step in steps where step.kind == .recordID { values.append(.string(recordID.rawValue)) }
             filledRecordIDs += 1
-            data = JSONObject(uniqueKeys: planned.responseKeysWithRecordIDs, values: values)
+            data = JSONObject(uniqueKeys: planned.responseKeysWithRecordIDs, values: consume values)
         } else {
-            data = JSONObject(uniqueKeys: planned.responseKeys, values: values)
+            data = JSONObject(uniqueKeys: planned.responseKeys, values: consume values)
         }
-        changes.merge(
-            id: recordID, typename: typename ?? (recordID == .rootID ? nil : parentType),
-            fields: RecordFields(uniqueKeys: storageKeys, values: stored),
-            replacesTypename: typename != nil)
+        let fields = RecordFields(uniqueKeys: consume storageKeys, values: consume stored)
+        if let typename = consume typename {
+            changes.merge(Record(id: recordID, typename: typename, fields: fields), replacesTypename: true)
+        } else {
+            let parentType = recordID == .rootID ? nil : plan._withUnsafeGuaranteedRef { $0.parentType }
+            changes.merge(Record(id: recordID, typename: parentType, fields: fields), replacesTypename: false)
+        }
         return (recordID, data)
     }
 
-    /// The handle invocations of `entry`'s client directives (`@connection`, the mutation
+    /// Where an object being read sits, for its client ID: a field of the record `parentID`,
+    /// or an item of a list there (`listID` is the list's client ID, `listHash` its hash).
+    private struct Place {
+        let parentID: DataID
+        let field: Unmanaged<PlannedField>?
+        var listID: String?
+        var listHash = DataID.HashPrefix()
+        var index = 0
+
+        init(parentID: DataID, field: Unmanaged<PlannedField>?) {
+            self.parentID = parentID
+            self.field = field
+        }
+
+        /// The client ID of the object here.
+        func clientID() -> DataID {
+            guard let listID else {
+                return field!._withUnsafeGuaranteedRef { ClientID.make(parentID: parentID, storageKey: $0.storageKey) }
+            }
+            // The items of a list: the hash carried on from the list's.
+            return DataID(item: index, of: listHash, text: ClientID.item(of: listID, at: index))
+        }
+
+        /// The client ID's text of whatever is here (a list's, for its items).
+        func clientIDText() -> String {
+            guard let listID else {
+                return field!._withUnsafeGuaranteedRef { ClientID.text(parentID: parentID, storageKey: $0.storageKey) }
+            }
+            return ClientID.item(of: listID, at: index)
+        }
+    }
+
+    /// The handle invocations of `field`'s client directives (`@connection`, the mutation
     /// directives), on the record `parentID` with the field's `value`.
-    private mutating func addHandles(of entry: PlannedField, on parentID: DataID, value: JSONValue) {
+    private mutating func addHandles(of field: Unmanaged<PlannedField>, on parentID: DataID, value: JSONValue) {
+        let entry = field.takeUnretainedValue()
         for directive in entry.directives {
             handles.append(
                 HandleInvocation(
@@ -263,62 +315,59 @@ struct ResponseBytesExecutor: ~Copyable {
     /// its client ID. Declines when a member the cache key reads is still to come.
     private mutating func decideID(
         _ typename: String?, _ planned: PlannedObject, _ index: Int, _ values: [JSONValue],
-        _ parentType: String,
-        _ clientID: () -> DataID
+        _ plan: Unmanaged<SelectionPlan>, _ place: borrowing Place
     ) throws -> DataID {
-        let keyType = typename ?? parentType
+        // A planned object is its plan's for one type name: the key type's fields are its own.
         let end: Int
-        if let known = keyFieldEnds[ObjectIdentifier(planned)], known.typename == keyType {
-            end = known.end
+        if let known = keyFieldEnds[ObjectIdentifier(planned)] {
+            end = known
         } else {
+            let keyType = typename ?? plan._withUnsafeGuaranteedRef { $0.parentType! }
             end = planned.fields.lastIndex { cacheKeys.readsKey($0.responseKey, typename: keyType) } ?? -1
-            keyFieldEnds[ObjectIdentifier(planned)] = (keyType, end)
+            keyFieldEnds[ObjectIdentifier(planned)] = end
         }
         guard end < index else { throw Declined() }
+        if end < 0 { return place.clientID() }
         let keys = planned.responseKeys
-        let key = cacheKeys.cacheKey(typename: keyType, memo: &globalTypeMemo) { name in
+        let key = cacheKeys.cacheKey(
+            typename: typename ?? plan._withUnsafeGuaranteedRef { $0.parentType! }, memo: &globalTypeMemo
+        ) { name in
             for position in values.indices where keys[position] == name { return values[position] }
             return nil
         }
-        return key ?? clientID()
+        return key ?? place.clientID()
     }
 
     /// Reads the value of an object field at the level `check` describes: a link, a list of
     /// links (and nulls), or null, and the value in the store's shape. Client IDs as
     /// ``ResponseExecutor`` makes them.
     private mutating func linked(
-        check: ValueCheck, type: String, plan: SelectionPlan, parentID: DataID, storageKey: String,
-        listID: String? = nil, listHash: DataID.HashPrefix = DataID.HashPrefix(), index: Int = 0
+        check: Unmanaged<ValueCheck>, plan: Unmanaged<SelectionPlan>, place: borrowing Place
     ) throws -> (RecordValue, JSONValue) {
-        /// The client ID's text of whatever is at this place.
-        func clientIDText() -> String {
-            guard let listID else { return ClientID.text(parentID: parentID, storageKey: storageKey) }
-            return ClientID.item(of: listID, at: index)
-        }
-        func clientID() -> DataID {
-            guard let listID else { return ClientID.make(parentID: parentID, storageKey: storageKey) }
-            // The items of a list: the hash carried on from the list's.
-            return DataID(item: index, of: listHash, text: ClientID.item(of: listID, at: index))
-        }
         var check = check
+        var kind = check._withUnsafeGuaranteedRef { $0.kind }
         switch reader.nextByte {
         case UInt8(ascii: "n"):
-            guard check.kind != .nonNull, case .null = try reader.parseValue() else { throw Declined() }
+            guard kind != .nonNull, case .null = try reader.parseValue() else { throw Declined() }
             return (.null, .null)
         case UInt8(ascii: "["):
-            if check.kind == .nonNull { check = check.inner! }
-            guard check.kind == .list else { throw Declined() }
-            let inner = check.inner ?? check
+            if kind == .nonNull {
+                check = check._withUnsafeGuaranteedRef { $0.innerUnretained! }
+                kind = check._withUnsafeGuaranteedRef { $0.kind }
+            }
+            guard kind == .list else { throw Declined() }
+            let inner = check._withUnsafeGuaranteedRef { $0.innerUnretained! }
             guard try reader.openList() else { return (.list([]), .list([])) }
-            let id = clientIDText()
-            let hash = DataID.HashPrefix(id)
+            let id = place.clientIDText()
+            var item = Place(parentID: place.parentID, field: place.field)
+            item.listHash = DataID.HashPrefix(id)
+            item.listID = id
             // The items gather on the walk's stacks, and each list is made once, at its size.
             let base = pendingStored.count
             var position = 0
             repeat {
-                let (record, value) = try linked(
-                    check: inner, type: type, plan: plan, parentID: parentID, storageKey: storageKey, listID: id,
-                    listHash: hash, index: position)
+                item.index = position
+                let (record, value) = try linked(check: inner, plan: plan, place: item)
                 pendingStored.append(record)
                 pendingValues.append(value)
                 position += 1
@@ -329,10 +378,11 @@ struct ResponseBytesExecutor: ~Copyable {
             pendingValues.removeLast(position)
             return (.list(stored), .list(values))
         case UInt8(ascii: "{"):
-            if check.kind == .nonNull { check = check.inner! }
-            guard check.kind == .object else { throw Declined() }
-            let (id, object) = try self.object(
-                plan: plan, parentType: type, fixedID: nil, clientID: clientID)
+            if kind == .nonNull {
+                kind = check._withUnsafeGuaranteedRef { $0.innerUnretained!._withUnsafeGuaranteedRef { $0.kind } }
+            }
+            guard kind == .object else { throw Declined() }
+            let (id, object) = try self.object(plan: plan, fixedID: nil, place: place)
             return (.link(id), .object(object))
         default:
             throw Declined()

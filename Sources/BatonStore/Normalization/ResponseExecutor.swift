@@ -86,7 +86,9 @@ struct ResponseExecutor {
         var executor = ResponseExecutor(cacheKeys: cacheKeys, checks: .optimistic, errors: errors, fillsRecordIDs: false)
         let rootPlan = SelectionPlanCache.plan(selections, parentType: rootType, variables: variables)
         for patch in patches {
-            guard let target = executor.locate(patch.path, in: data, rootID: rootID, rootType: rootType, plan: rootPlan) else { return nil }
+            guard let target = executor.locate(patch.path, in: data, rootID: rootID, rootType: rootType, plan: rootPlan) else {
+                return nil
+            }
             var fields = patch.data
             if fields["__typename"] == nil, let typename = target.typename { fields["__typename"] = .string(typename) }
             executor.errorNode = ErrorPathTrie.root
@@ -151,7 +153,8 @@ struct ResponseExecutor {
         // Another occurrence of the same record in this response was written already (or while
         // walking the children): merge, this occurrence's fields last.
         changes.merge(
-            id: id, typename: typename ?? (id == .rootID ? nil : parentType), fields: fields, replacesTypename: typename != nil)
+            Record(id: id, typename: typename ?? (id == .rootID ? nil : parentType), fields: fields),
+            replacesTypename: typename != nil)
         return rebuilt
     }
 
@@ -218,7 +221,8 @@ struct ResponseExecutor {
             if case .scalar = entry.kind, checks != .none { try check(value, entry) }
             for directive in entry.directives {
                 handles.append(
-                    HandleInvocation(parentID: id, field: entry.field, storageKey: entry.storageKey, value: value, directive: directive))
+                    HandleInvocation(
+                        parentID: id, field: entry.field, storageKey: entry.storageKey, value: value, directive: directive))
             }
             let parentNode = errorNode
             if tracksPath { errorNode = errorPaths.child(of: parentNode, .key(entry.responseKey)) }
@@ -371,7 +375,8 @@ struct ResponseExecutor {
                 let element: (RecordValue, JSONValue?)
                 do throws(ValidationMismatch) {
                     element = try executeLinked(
-                        item, check: inner, type: type, plan: plan, parentID: parentID, storageKey: storageKey, embedded: embedded,
+                        item, check: inner, type: type, plan: plan, parentID: parentID, storageKey: storageKey,
+                        embedded: embedded,
                         listID: id, index: index)
                 } catch {
                     throw error.inside(.index(index))

@@ -109,6 +109,9 @@ public struct CacheKeyConfiguration: Sendable, Hashable {
     /// where the selections expect `parentType`: the runtime type's embedded fields when it has
     /// some, else the selections' type's (Apollo Kotlin's order).
     @inline(__always)
+    /// Whether any type keeps a field embedded in its record.
+    var hasEmbeddedFields: Bool { !embeddedFields.isEmpty }
+
     func embeds(_ field: String, typename: String?, parentType: String) -> Bool {
         guard !embeddedFields.isEmpty else { return false }
         let fields = typename.flatMap { embeddedFields[$0] } ?? embeddedFields[parentType]

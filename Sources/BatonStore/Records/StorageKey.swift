@@ -66,8 +66,7 @@ enum IDText {
         }
 
         mutating func append(_ string: String) {
-            var string = string
-            string.withUTF8 { bytes in
+            DataID.withUTF8(of: string) { bytes in
                 guard let source = bytes.baseAddress else { return }
                 (buffer.baseAddress! + count).update(from: source, count: bytes.count)
                 count += bytes.count
