@@ -176,7 +176,7 @@ public struct DataID: Sendable, Hashable, Comparable, ExpressibleByStringLiteral
     /// Calls `body` with a string's UTF-8, in place for a native or small string (without the
     /// copy, and its retain, that `withUTF8` on a `var` makes).
     @inline(__always)
-    package static func withUTF8<Result>(of string: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
+    static func withUTF8<Result>(of string: String, _ body: (UnsafeBufferPointer<UInt8>) -> Result) -> Result {
         if let result = string.utf8.withContiguousStorageIfAvailable(body) { return result }
         var copy = string
         return copy.withUTF8(body)

@@ -65,12 +65,19 @@ enum IDText {
             count += 1
         }
 
+        /// A string's bytes, read in place for a native or small string (without the copy, and
+        /// its retain, that `withUTF8` on a `var` makes).
         mutating func append(_ string: String) {
-            DataID.withUTF8(of: string) { bytes in
-                guard let source = bytes.baseAddress else { return }
-                (buffer.baseAddress! + count).update(from: source, count: bytes.count)
-                count += bytes.count
+            if string.utf8.withContiguousStorageIfAvailable({ append(bytes: $0) }) == nil {
+                var copy = string
+                copy.withUTF8 { append(bytes: $0) }
             }
+        }
+
+        private mutating func append(bytes: UnsafeBufferPointer<UInt8>) {
+            guard let source = bytes.baseAddress else { return }
+            (buffer.baseAddress! + count).update(from: source, count: bytes.count)
+            count += bytes.count
         }
 
         /// An integer in decimal, as `String(index)` writes it.
