@@ -22,8 +22,16 @@ struct ResponseBytesExecutorTests {
             if random.next(upperBound: 4) != 0 { result.append(.field("__typename", type: .nonNull(.scalar("String")))) }
             if random.next(upperBound: 2) == 0 { result.append(.field("id", type: .nonNull(.scalar("ID")))) }
             for index in 0..<(1 + random.next(upperBound: 4)) {
-                let scalar = ["String", "Int", "Boolean", "Float"][random.next(upperBound: 4)]
-                let type: FieldType = random.next(upperBound: 2) == 0 ? .scalar(scalar) : .nonNull(.scalar(scalar))
+                // The walk over the bytes checks the built-in scalars and enums in place, and asks
+                // the field's check for lists of scalars and custom scalars.
+                let scalar = ["String", "Int", "Boolean", "Float", "ID", "Color", "DateTime", "[Int]"][random.next(upperBound: 8)]
+                let base: FieldType =
+                    switch scalar {
+                    case "Color": .enumeration("Color")
+                    case "[Int]": .list(.nonNull(.scalar("Int")))
+                    default: .scalar(scalar)
+                    }
+                let type: FieldType = random.next(upperBound: 2) == 0 ? base : .nonNull(base)
                 result.append(.field("s\(index)", alias: random.next(upperBound: 5) == 0 ? "a\(index)" : nil, type: type))
             }
             if depth < 3 {
@@ -57,7 +65,8 @@ struct ResponseBytesExecutorTests {
             return object
         }
 
-        mutating func value(_ type: FieldType, _ selections: [Selection], type named: String, nullable: Bool = true) -> JSONValue {
+        mutating func value(_ type: FieldType, _ selections: [Selection], type named: String, nullable: Bool = true) -> JSONValue
+        {
             switch type {
             case .nonNull(let inner):
                 return value(inner, selections, type: named, nullable: false)
@@ -71,8 +80,16 @@ struct ResponseBytesExecutorTests {
                 switch name {
                 case "Int": return .int(random.next(upperBound: 1000))
                 case "Boolean": return .bool(random.next(upperBound: 2) == 0)
+                // A Float may come as an integer, an ID as a number.
+                case "Float" where random.next(upperBound: 4) == 0: return .int(random.next(upperBound: 1000))
                 case "Float": return .double(Double(random.next(upperBound: 1000)) / 8)
-                default: return .string(random.next(upperBound: 2) == 0 ? "text \(random.next(upperBound: 99))" : "a \"quoted\"\n line")
+                case "ID" where random.next(upperBound: 3) == 0: return .int(random.next(upperBound: 1000))
+                case "Color": return .string(["RED", "GREEN"][random.next(upperBound: 2)])
+                // A custom scalar without a Swift type takes any value.
+                case "DateTime" where random.next(upperBound: 3) == 0: return .object(["at": .int(random.next(upperBound: 99))])
+                default:
+                    return .string(
+                        random.next(upperBound: 2) == 0 ? "text \(random.next(upperBound: 99))" : "a \"quoted\"\n line")
                 }
             }
         }
@@ -104,7 +121,7 @@ struct ResponseBytesExecutorTests {
                 keys.append("extra")
                 values.append("more")
             case 3 where !keys.isEmpty:
-                values[random.next(upperBound: keys.count)] = .list([.int(1)])
+                values[random.next(upperBound: keys.count)] = random.next(upperBound: 2) == 0 ? .list([.int(1)]) : .bool(true)
             default:
                 if let position = keys.indices.randomElement(using: &random) { values[position] = .null }
             }
@@ -127,7 +144,9 @@ struct ResponseBytesExecutorTests {
             readFromBytes = prepared.readFromBytes
             var rest = prepared.body
             rest["data"] = nil
-            guard let payload = try prepared.payload?.get() else { return .prepared(records: store.snapshot(), data: nil, rest: rest) }
+            guard let payload = try prepared.payload?.get() else {
+                return .prepared(records: store.snapshot(), data: nil, rest: rest)
+            }
             let data = payload.data
             // Read from the bytes, the body's data is the data in the store's shape.
             if prepared.readFromBytes { #expect(prepared.body["data"] == .object(data)) }
@@ -149,7 +168,9 @@ struct ResponseBytesExecutorTests {
             let root = try JSONValue(parsing: body)
             var rest = root.objectValue ?? [:]
             rest["data"] = nil
-            guard case .object(let data)? = root["data"] else { return .prepared(records: store.snapshot(), data: nil, rest: rest) }
+            guard case .object(let data)? = root["data"] else {
+                return .prepared(records: store.snapshot(), data: nil, rest: rest)
+            }
             let errors = root["errors"]?.listValue?.map(GraphQLError.init(json:)) ?? []
             let prepared = try store.prepare(data: data, for: descriptor, errors: errors)
             let shaped = prepared.data
@@ -161,7 +182,9 @@ struct ResponseBytesExecutorTests {
     }
 
     static func describe(_ error: any Error) -> String {
-        if let error = error as? SelectionSetDecodingError { return "mismatch at \(error.path): \(error.expected), \(error.found)" }
+        if let error = error as? SelectionSetDecodingError {
+            return "mismatch at \(error.path): \(error.expected), \(error.found)"
+        }
         if error is JSONParseError { return "not JSON" }
         return "\(error)"
     }

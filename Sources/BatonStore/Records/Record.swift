@@ -15,18 +15,23 @@ public struct Record: Sendable, Hashable {
         var fields: RecordFields
     }
 
+    // The parts are read and changed in place (`_read`, `_modify`): a `get` would copy them
+    // out, retaining each array of the fields at every read.
+
     /// The record's ID.
-    public var id: DataID { parts.id }
+    public var id: DataID {
+        _read { yield parts.id }
+    }
 
     /// The record's `__typename`, when known.
     public var typename: String? {
-        get { parts.typename }
+        _read { yield parts.typename }
         _modify { yield &parts.typename }
     }
 
     /// The fields, by storage key.
     public var fields: RecordFields {
-        get { parts.fields }
+        _read { yield parts.fields }
         _modify { yield &parts.fields }
     }
 
