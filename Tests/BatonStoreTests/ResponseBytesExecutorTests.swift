@@ -270,6 +270,42 @@ struct ResponseBytesExecutorTests {
         #expect(data?["hero"]?["friends"]?.listValue?.count == 2)
     }
 
+    /// relay-runtime gives a server payload's updater the payload read through the operation's
+    /// selector (`__id` included where selected); the receive gives it the data in the store's
+    /// shape, whichever walk read the body.
+    @Test func anUpdaterGetsTheDataInTheStoresShapeWhicheverWalkReadTheBody() throws {
+        let descriptor = Self.query([
+            .field(
+                "hero", type: .object("Character"),
+                selections: [
+                    .field("__typename", type: .nonNull(.scalar("String"))),
+                    .field("__id", type: .nonNull(.scalar("ID"))),
+                    .field("name", type: .scalar("String")),
+                ])
+        ])
+        let regular = Data(#"{"data":{"hero":{"__typename":"Droid","name":"R2-D2"}}}"#.utf8)
+        // `name` before `__typename`: the walk over the bytes leaves it to the tree's.
+        let irregular = Data(#"{"data":{"hero":{"name":"R2-D2","__typename":"Droid"}}}"#.utf8)
+        for (body, fromBytes) in [(regular, true), (irregular, false)] {
+            let store = Store()
+            let prepared = try body.withUnsafeBytes { try store.prepare(responseBody: $0, for: descriptor) }
+            #expect(prepared.readFromBytes == fromBytes)
+            let given = Locked<JSONObject?>(nil)
+            store.publish(
+                try #require(try prepared.payload?.get()), fetched: true, updater: { _, data in given.withLock { $0 = data } })
+            let hero = given.withLock { $0 }?["hero"]
+            #expect(hero?["__id"] == "client:root:hero", "read from the bytes: \(fromBytes)")
+            #expect(hero?["name"] == "R2-D2")
+        }
+        // A payload published as data (not a body) likewise.
+        let store = Store()
+        let given = Locked<JSONObject?>(nil)
+        store.publish(
+            data: ["hero": ["__typename": "Droid", "name": "R2-D2"]], for: descriptor,
+            updater: { _, data in given.withLock { $0 = data } })
+        #expect(given.withLock { $0 }?["hero"]?["__id"] == "client:root:hero")
+    }
+
     @Test func aBodyThatIsNotJSONIsAParseError() {
         let descriptor = Self.query([.field("name", type: .scalar("String"))])
         for text in [#"{"data":{"name":"a"}"#, #"{"data":{"name":"a"}} x"#, #"{"data":{"name":tru}}"#, "[]"] {

@@ -46,7 +46,8 @@ extension BatonClient {
         _ response: GraphQLResponse, for operation: Operation, _ receipt: Receipt = Receipt()
     ) throws -> GraphQLResult<Operation.Data> {
         let name = Operation.operationName
-        let descriptor = OperationDescriptor(operation: operation)
+        // The descriptor the client's body reader made for this operation, else a new one.
+        let descriptor = response.prepared?.descriptor ?? OperationDescriptor(operation: operation)
         // A whole response to a query: kept, and when its bytes repeat the last one's, what the
         // receive made of them then is taken instead of executing them again (KeptResponses).
         let keep: (key: KeptResponses.Key, body: ParsedResponseBody)? =
@@ -101,7 +102,8 @@ extension BatonClient {
             if let layer = receipt.replacing { store.revertOptimisticUpdate(layer) }
             if kept == nil, let keep {
                 keptResponses.keep(
-                    keep.body, outcome: KeptOutcome<Operation.Data>(errors: errors, extensions: extensions, prepared: nil, typed: nil),
+                    keep.body,
+                    outcome: KeptOutcome<Operation.Data>(errors: errors, extensions: extensions, prepared: nil, typed: nil),
                     for: keep.key)
             }
             return GraphQLResult(data: nil, errors: errors, extensions: extensions, source: .server)
@@ -123,13 +125,16 @@ extension BatonClient {
             read = typed
             logRequiredNulls(at: read.requiredNulls, operationName: name)
         } else {
-            read = try typedRead(Operation.Data.self, checked: prepared.data, variables: descriptor.variables, operationName: name)
+            read = try typedRead(
+                Operation.Data.self, checked: prepared.data, variables: descriptor.variables, operationName: name)
             if let keep {
                 keptResponses.keep(
-                    keep.body, outcome: KeptOutcome(errors: errors, extensions: extensions, prepared: prepared, typed: read), for: keep.key)
+                    keep.body, outcome: KeptOutcome(errors: errors, extensions: extensions, prepared: prepared, typed: read),
+                    for: keep.key)
             }
         }
-        let result = GraphQLResult(data: read.data, errors: errors, extensions: extensions, source: .server, caughtFieldError: read.caught)
+        let result = GraphQLResult(
+            data: read.data, errors: errors, extensions: extensions, source: .server, caughtFieldError: read.caught)
         return readBackIfNeeded(result, for: operation, response: response, published: writes)
     }
 }

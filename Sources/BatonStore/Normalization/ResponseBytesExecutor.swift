@@ -143,7 +143,7 @@ struct ResponseBytesExecutor: ~Copyable {
         }
         if let shaped {
             let payload = NormalizedPayload(
-                data: shaped, shapedData: shaped, descriptor: descriptor, cacheKeys: cacheKeys, records: walk.changes,
+                shapedData: shaped, descriptor: descriptor, cacheKeys: cacheKeys, records: walk.changes,
                 handles: walk.handles)
             return ExecutedResponseBody(body: body, payload: .success(payload), readFromBytes: true)
         }

@@ -4,9 +4,9 @@ import BatonAPI
 /// Made without the store (no lock held), so publishes from several tasks execute in parallel;
 /// only ``PayloadApplier/apply(_:lookup:updater:)`` needs the store's records.
 struct NormalizedPayload: Sendable {
-    /// The payload as it came (what updaters get).
-    let data: JSONObject
-    /// The payload in the store's shape: `__id` filled in where selected.
+    /// The payload in the store's shape: `__id` filled in where selected. Updaters get it (as
+    /// relay-runtime's updaters get the payload read through the operation's selector), on
+    /// either walk of the executor.
     let shapedData: JSONObject
     let descriptor: OperationDescriptor
     let cacheKeys: CacheKeyConfiguration
@@ -36,12 +36,12 @@ enum PayloadApplier {
     ) -> NormalizedPayload {
         guard normalize else {
             return NormalizedPayload(
-                data: data, shapedData: data, descriptor: descriptor, cacheKeys: cacheKeys, records: RecordSource(), handles: [])
+                shapedData: data, descriptor: descriptor, cacheKeys: cacheKeys, records: RecordSource(), handles: [])
         }
         // Unchecked: nothing can throw.
         return (try? execute(data: data, descriptor: descriptor, errors: errors, cacheKeys: cacheKeys, checks: .none))
             ?? NormalizedPayload(
-                data: data, shapedData: data, descriptor: descriptor, cacheKeys: cacheKeys, records: RecordSource(), handles: [])
+                shapedData: data, descriptor: descriptor, cacheKeys: cacheKeys, records: RecordSource(), handles: [])
     }
 
     /// Checks `data` against `descriptor`'s selections as `checks` says and normalizes it, in
@@ -54,7 +54,7 @@ enum PayloadApplier {
             data, selections: descriptor.selections, rootID: descriptor.rootID, rootType: descriptor.rootType,
             variables: descriptor.variables, cacheKeys: cacheKeys, checks: checks, errors: errors)
         return NormalizedPayload(
-            data: data, shapedData: result.data, descriptor: descriptor, cacheKeys: cacheKeys, records: result.records,
+            shapedData: result.data, descriptor: descriptor, cacheKeys: cacheKeys, records: result.records,
             handles: result.handles)
     }
 
@@ -66,7 +66,8 @@ enum PayloadApplier {
 
     /// ``apply(_:lookup:updater:)`` that takes the payload's records out of it
     /// (``NormalizedPayload/takeRecords()``), so that the changes hold the only reference to them.
-    static func apply(taking payload: inout NormalizedPayload, lookup: @escaping Reader.Lookup, updater: Updater?) -> StoreChanges {
+    static func apply(taking payload: inout NormalizedPayload, lookup: @escaping Reader.Lookup, updater: Updater?) -> StoreChanges
+    {
         let records = payload.takeRecords()
         return apply(payload, records: consume records, lookup: lookup, updater: updater)
     }
@@ -87,7 +88,7 @@ enum PayloadApplier {
             let proxy = RecordSourceProxy(
                 base: { RecordState.layered(base.state(of: $0), over: lookup($0)) }, cacheKeys: payload.cacheKeys)
             for handle in payload.handles { DirectiveHandler.run(proxy, handle, variables: payload.descriptor.variables) }
-            updater?(proxy, payload.data)
+            updater?(proxy, payload.shapedData)
             (edits, changes.invalidations, changes.readIDs) = (proxy.changes, proxy.invalidations, proxy.readIDs)
         }
         var records = consume normalized

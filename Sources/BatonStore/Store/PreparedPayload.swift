@@ -22,4 +22,7 @@ package struct PreparedResponse: Sendable {
     /// Whether `data` was read in the executor's walk over the bytes (the regular case), not
     /// parsed first and walked as a tree.
     package let readFromBytes: Bool
+    /// The descriptor the body was read for, as it was given (the receive takes it instead of
+    /// making the operation's descriptor again).
+    package let descriptor: OperationDescriptor
 }

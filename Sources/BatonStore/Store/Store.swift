@@ -251,7 +251,8 @@ public final class Store: Sendable {
             state.noteChange(of: changed, changedRootFields: rootFields, in: notifications)
         } else {
             let touched = state.optimistic.rebase(changedBase: changed, removed: nil, baseLookup: state.baseLookup)
-            state.noteChange(of: changed.union(touched.ids), changedRootFields: rootFields.union(touched.rootFields), in: notifications)
+            state.noteChange(
+                of: changed.union(touched.ids), changedRootFields: rootFields.union(touched.rootFields), in: notifications)
         }
     }
 
@@ -300,7 +301,9 @@ public final class Store: Sendable {
         }
         if let staleAt = read.staleAt, staleAt <= date {
             // An unknown age (a field never dated) is stale past any bound.
-            let past = staleAt.timeIntervalSince1970 < -1e11 ? Duration.seconds(Int64.max / 4) : .milliseconds(Int64(date.timeIntervalSince(staleAt) * 1000))
+            let past =
+                staleAt.timeIntervalSince1970 < -1e11
+                ? Duration.seconds(Int64.max / 4) : .milliseconds(Int64(date.timeIntervalSince(staleAt) * 1000))
             expiredFor = max(expiredFor ?? .zero, past)
         }
         return (expiredFor == nil ? .available : .stale, expiredFor)
@@ -318,7 +321,8 @@ public final class Store: Sendable {
         guard redacts || cacheKeys != nil else { return descriptor }
         guard redacts else {
             return OperationDescriptor(
-                name: descriptor.name, selections: descriptor.selections, variables: descriptor.variables, rootID: descriptor.rootID,
+                name: descriptor.name, selections: descriptor.selections, variables: descriptor.variables,
+                rootID: descriptor.rootID,
                 rootType: descriptor.rootType, cacheKeys: cacheKeys, cacheDirectives: descriptor.cacheDirectives)
         }
         let salt = redactionSalt
@@ -332,7 +336,8 @@ public final class Store: Sendable {
         }
         return OperationDescriptor(
             name: descriptor.name, selections: descriptor.selections, variables: variables, rootID: descriptor.rootID,
-            rootType: descriptor.rootType, cacheKeys: cacheKeys ?? descriptor.cacheKeys, cacheDirectives: descriptor.cacheDirectives)
+            rootType: descriptor.rootType, cacheKeys: cacheKeys ?? descriptor.cacheKeys,
+            cacheDirectives: descriptor.cacheDirectives)
     }
 
     // MARK: Writing
@@ -341,7 +346,9 @@ public final class Store: Sendable {
     /// the operation whose server response this is (for ``check(_:)``). Returns the IDs whose
     /// records changed.
     @discardableResult
-    public func publish(_ changes: RecordSource, invalidating invalidations: Invalidations = .init(), fetched: OperationDescriptor? = nil)
+    public func publish(
+        _ changes: RecordSource, invalidating invalidations: Invalidations = .init(), fetched: OperationDescriptor? = nil
+    )
         -> Set<DataID>
     {
         commit(fetched: fetched.map(storageDescriptor)) { _ in StoreChanges(records: changes, invalidations: invalidations) }
@@ -390,11 +397,15 @@ public final class Store: Sendable {
     /// ``prepare(data:for:errors:)`` does, in one walk over the bytes where the response is
     /// regular (see `ResponseBytesExecutor`). Throws a `JSONParseError` for a body that is not a
     /// JSON object.
-    package func prepare(responseBody bytes: UnsafeRawBufferPointer, for descriptor: OperationDescriptor) throws -> PreparedResponse {
-        let descriptor = storageDescriptor(descriptor)
-        let body = try ResponseBytesExecutor.execute(body: bytes, descriptor: descriptor, cacheKeys: cacheKeys(for: descriptor))
+    package func prepare(responseBody bytes: UnsafeRawBufferPointer, for descriptor: OperationDescriptor) throws
+        -> PreparedResponse
+    {
+        let stored = storageDescriptor(descriptor)
+        let body = try ResponseBytesExecutor.execute(body: bytes, descriptor: stored, cacheKeys: cacheKeys(for: stored))
         return PreparedResponse(
-            body: body.body, payload: body.payload.map { $0.map(PreparedPayload.init(payload:)) }, readFromBytes: body.readFromBytes)
+            body: body.body, payload: body.payload.map { $0.map(PreparedPayload.init(payload:)) },
+            readFromBytes: body.readFromBytes,
+            descriptor: descriptor)
     }
 
     /// Checks and normalizes the deferred parts one part of an incremental response added, each
@@ -415,7 +426,7 @@ public final class Store: Sendable {
         else { return nil }
         return PreparedPayload(
             payload: NormalizedPayload(
-                data: data, shapedData: data, descriptor: descriptor, cacheKeys: cacheKeys, records: records, handles: handles))
+                shapedData: data, descriptor: descriptor, cacheKeys: cacheKeys, records: records, handles: handles))
     }
 
     /// Publishes a prepared payload: its directive handlers (`@connection`, mutation directives)
@@ -457,7 +468,8 @@ public final class Store: Sendable {
     /// server write, until it is replaced by its server payload or reverted. Optimistic data is
     /// never written to the persistent cache.
     public func applyOptimisticUpdate(
-        data: JSONObject?, for descriptor: OperationDescriptor, updater: (@Sendable (RecordSourceProxy, JSONObject) -> Void)? = nil
+        data: JSONObject?, for descriptor: OperationDescriptor,
+        updater: (@Sendable (RecordSourceProxy, JSONObject) -> Void)? = nil
     ) -> OptimisticUpdate {
         let descriptor = storageDescriptor(descriptor)
         // Normalized once, before the lock; a rebase runs only the handlers and the updater again.
@@ -472,7 +484,8 @@ public final class Store: Sendable {
     /// `__typename`. A value of the wrong type throws an error naming its path, and nothing is
     /// applied. Then as ``applyOptimisticUpdate(data:for:updater:)``.
     public func applyOptimisticResponse(
-        _ data: JSONObject, for descriptor: OperationDescriptor, updater: (@Sendable (RecordSourceProxy, JSONObject) -> Void)? = nil
+        _ data: JSONObject, for descriptor: OperationDescriptor,
+        updater: (@Sendable (RecordSourceProxy, JSONObject) -> Void)? = nil
     ) throws(SelectionSetDecodingError) -> OptimisticUpdate {
         let descriptor = storageDescriptor(descriptor)
         let payload = try PayloadApplier.execute(
@@ -516,7 +529,8 @@ public final class Store: Sendable {
     ) rethrows -> Set<DataID> {
         var unused = 0
         return try commit(
-            fetched: fetched, removing: optimistic, adding: nil, addedLayer: &unused, silencing: silencing, dating: dating, compute)
+            fetched: fetched, removing: optimistic, adding: nil, addedLayer: &unused, silencing: silencing, dating: dating,
+            compute)
     }
 
     /// The date a server response's fields get, when anything will measure it: the operation's
@@ -599,7 +613,8 @@ public final class Store: Sendable {
             if let dating {
                 // Server data: every field written gets the response's date, over the record's other ages.
                 let base = state.source
-                FieldAges.stamp(&records, base: { base.state(of: $0) }, receivedAt: dating.receivedAt, expiresAt: dating.expiresAt)
+                FieldAges.stamp(
+                    &records, base: { base.state(of: $0) }, receivedAt: dating.receivedAt, expiresAt: dating.expiresAt)
                 if var edits = batch.changes {
                     // The edits carry the dates of the fields they write, and only those: merged
                     // over another writer's copy, its dates for the other fields stay.
@@ -676,7 +691,8 @@ public final class Store: Sendable {
                     if let root = changes.records[.rootID] { touched.rootFields.formUnion(root.fields.keys) }
                 }
                 state.noteChange(
-                    of: changed.union(touched.ids), changedRootFields: rootFields?.union(touched.rootFields), silencing: silencing,
+                    of: changed.union(touched.ids), changedRootFields: rootFields?.union(touched.rootFields),
+                    silencing: silencing,
                     in: notifications)
             }
             state.trimMemory()
@@ -740,7 +756,9 @@ public final class Store: Sendable {
         return withCurrentState { state in
             let initial = state.read(descriptor)
             let id = state.subscriptions.add(
-                Watcher(descriptor: descriptor, last: initial, readVersion: state.changeVersion, cancelled: cancelled, onChange: onChange))
+                Watcher(
+                    descriptor: descriptor, last: initial, readVersion: state.changeVersion, cancelled: cancelled,
+                    onChange: onChange))
             return (initial, StoreSubscription(store: self, id: id, cancelled: cancelled))
         }
     }
