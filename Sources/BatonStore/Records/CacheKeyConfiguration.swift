@@ -105,13 +105,13 @@ public struct CacheKeyConfiguration: Sendable, Hashable {
         embeds(field, typename: parentType, parentType: parentType)
     }
 
+    /// Whether any type keeps a field embedded in its record.
+    var hasEmbeddedFields: Bool { !embeddedFields.isEmpty }
+
     /// Whether `field` is embedded in an object of runtime type `typename` (when known) found
     /// where the selections expect `parentType`: the runtime type's embedded fields when it has
     /// some, else the selections' type's (Apollo Kotlin's order).
     @inline(__always)
-    /// Whether any type keeps a field embedded in its record.
-    var hasEmbeddedFields: Bool { !embeddedFields.isEmpty }
-
     func embeds(_ field: String, typename: String?, parentType: String) -> Bool {
         guard !embeddedFields.isEmpty else { return false }
         let fields = typename.flatMap { embeddedFields[$0] } ?? embeddedFields[parentType]
