@@ -43,6 +43,13 @@ package final class SelectionPlan {
         self.separatesCaughtFragments = separatesCaughtFragments
     }
 
+    /// ``object(for:)``, not retained: the plan keeps every object it made for as long as it
+    /// lives, so a walk that holds the plan may use them without a reference count.
+    package func unretainedObject(for typename: String) -> Unmanaged<PlannedObject> {
+        if typename == lastTypename { return Unmanaged.passUnretained(lastObject) }
+        return Unmanaged.passUnretained(object(for: typename))
+    }
+
     /// The fields that apply to an object of runtime type `typename`.
     package func object(for typename: String) -> PlannedObject {
         if typename == lastTypename { return lastObject }

@@ -40,7 +40,7 @@ struct ResponseBytesExecutor: ~Copyable {
     /// field. A direct-mapped table by the planned object's address: a miss (another object in the
     /// slot) works the position out again, which is cheap; a dictionary's hashing of the object
     /// identifier cost 140 instructions per object (callgrind of the GitHub receive).
-    private var keyFieldEnds = [(object: ObjectIdentifier?, end: Int)](repeating: (nil, 0), count: 64)
+    private var keyFieldEnds = [(object: UnsafeMutableRawPointer?, end: Int)](repeating: (nil, 0), count: 64)
     /// Whether the cache keeps any field embedded in its record (the walk then leaves such
     /// objects to the tree's).
     private let hasEmbeddedFields: Bool
@@ -183,9 +183,10 @@ struct ResponseBytesExecutor: ~Copyable {
             typename = try reader.parseString()
             more = try reader.nextMember()
         }
-        let planned = plan._withUnsafeGuaranteedRef { $0.object(for: typename ?? $0.parentType!) }
-        guard let storageKeys = planned.storageKeys else { throw Declined() }
-        let steps = planned.readSteps
+        // Not retained either: the plan keeps every object it made.
+        let planned = plan._withUnsafeGuaranteedRef { $0.unretainedObject(for: typename ?? $0.parentType!) }
+        guard let storageKeys = planned._withUnsafeGuaranteedRef({ $0.storageKeys }) else { throw Declined() }
+        let steps = planned._withUnsafeGuaranteedRef { $0.readSteps }
         var values: [JSONValue] = []
         values.reserveCapacity(steps.count)
         var stored: [RecordValue] = []
@@ -247,12 +248,13 @@ struct ResponseBytesExecutor: ~Copyable {
         // would be retained and released once more per object.
         let recordID = (consume id).unsafelyUnwrapped
         let data: JSONObject
-        if fillsRecordIDs && planned.selectsRecordID {
+        if fillsRecordIDs && planned._withUnsafeGuaranteedRef({ $0.selectsRecordID }) {
             for step in steps where step.kind == .recordID { values.append(.string(recordID.rawValue)) }
             filledRecordIDs += 1
-            data = JSONObject(uniqueKeys: planned.responseKeysWithRecordIDs, values: consume values)
+            data = JSONObject(
+                uniqueKeys: planned._withUnsafeGuaranteedRef { $0.responseKeysWithRecordIDs }, values: consume values)
         } else {
-            data = JSONObject(uniqueKeys: planned.responseKeys, values: consume values)
+            data = JSONObject(uniqueKeys: planned._withUnsafeGuaranteedRef { $0.responseKeys }, values: consume values)
         }
         let fields = RecordFields(uniqueKeys: consume storageKeys, values: consume stored)
         if let typename = consume typename {
@@ -317,23 +319,25 @@ struct ResponseBytesExecutor: ~Copyable {
     /// a handler, or its end), at field `index`: its cache key from the members read so far, or
     /// its client ID. Declines when a member the cache key reads is still to come.
     private mutating func decideID(
-        _ typename: String?, _ planned: PlannedObject, _ index: Int, _ values: [JSONValue],
+        _ typename: String?, _ plannedObject: Unmanaged<PlannedObject>, _ index: Int, _ values: [JSONValue],
         _ plan: Unmanaged<SelectionPlan>, _ place: borrowing Place
     ) throws -> DataID {
         // A planned object is its plan's for one type name: the key type's fields are its own.
-        let identity = ObjectIdentifier(planned)
+        let identity = plannedObject.toOpaque()
         let slot = Int(truncatingIfNeeded: UInt(bitPattern: identity) >> 4) & (keyFieldEnds.count - 1)
         let end: Int
         if keyFieldEnds[slot].object == identity {
             end = keyFieldEnds[slot].end
         } else {
             let keyType = typename ?? plan._withUnsafeGuaranteedRef { $0.parentType! }
-            end = planned.fields.lastIndex { cacheKeys.readsKey($0.responseKey, typename: keyType) } ?? -1
+            end = plannedObject._withUnsafeGuaranteedRef { planned in
+                planned.fields.lastIndex { cacheKeys.readsKey($0.responseKey, typename: keyType) } ?? -1
+            }
             keyFieldEnds[slot] = (identity, end)
         }
         guard end < index else { throw Declined() }
         if end < 0 { return place.clientID() }
-        let keys = planned.responseKeys
+        let keys = plannedObject._withUnsafeGuaranteedRef { $0.responseKeys }
         let key = cacheKeys.cacheKey(
             typename: typename ?? plan._withUnsafeGuaranteedRef { $0.parentType! }, memo: &globalTypeMemo
         ) { name in
